@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Entry point for `npx vigil`: runs the TypeScript CLI through tsx's loader.
+import { register } from 'tsx/esm/api';
+register();
+await import('../src/cli/main.ts');

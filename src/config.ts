@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/** Environment schema: parsed once at boot, frozen, passed in. Nothing else reads process.env. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const emptyToUndefined = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const EnvSchema = z
+  .object({
+    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(8080)),
+    HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    ),
+    REDIS_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+        .optional(),
+    ),
+    TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+    SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+    LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info')),
+    ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+    PUBLIC_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url('must be an absolute URL such as https://vigil.example.com')
+        .transform((s) => s.replace(/\/+$/, ''))
+        .optional(),
+    ),
+    SEED_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10000)),
+  })
+  .strip();
+
+export type TrustProxy = boolean | string[] | number;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  trustProxy: TrustProxy;
+  /** Resolved by bootstrap (env or generated file); undefined only before bootstrap. */
+  secretKey: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  adminToken: string | undefined;
+  publicUrl: string | undefined;
+  seedFile: string | undefined;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function parseTrustProxy(raw: string | undefined): TrustProxy {
+  if (raw === undefined) return false;
+  const v = raw.trim().toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of parts) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) && !['loopback', 'linklocal', 'uniquelocal'].includes(p)) {
+      throw new ConfigError(`TRUST_PROXY: "${p}" is not an IP address, CIDR range, hop count, true or false`);
+    }
+  }
+  return parts;
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    secretKey: e.SECRET_KEY,
+    logLevel: e.LOG_LEVEL,
+    adminToken: e.ADMIN_TOKEN,
+    publicUrl: e.PUBLIC_URL,
+    seedFile: e.SEED_FILE,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  });
+}
