@@ -32,6 +32,9 @@ export const ERRORS = {
   130: { type: 'invalid_payment_data', description: 'The `data` object is missing or invalid.' },
   131: { type: 'invalid_feedback', description: 'The feedback is missing required fields or has invalid values.' },
   132: { type: 'too_many_feedback_items', description: 'A bulk feedback call accepts at most 1000 items.' },
+  // Vigil's additions for transport-level failures, answered with the matching HTTP status (docs/api-decisions.md).
+  400: { type: 'bad_request', description: 'The request could not be read: malformed URL, encoding or headers.' },
+  404: { type: 'not_found', description: 'There is no method at this path. See /docs for the list of methods.' },
 } as const satisfies Record<number, { type: string; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

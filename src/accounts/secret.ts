@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SECRET_FILE = 'secret.key';
+
+/**
+ * The server secret for keyed hashes: SECRET_KEY when configured, else the one generated into
+ * DATA_DIR on first start. Changing it invalidates every stored key hash.
+ */
+export function resolveSecret(configured: string | undefined, dataDir: string): { secret: string; generated: boolean } {
+  if (configured) return { secret: configured, generated: false };
+  const path = join(dataDir, SECRET_FILE);
+  if (existsSync(path)) {
+    const secret = readFileSync(path, 'utf8').trim();
+    if (secret.length < 32) throw new Error(`${path} holds a secret shorter than 32 characters; remove it or set SECRET_KEY`);
+    return { secret, generated: false };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(path, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return { secret, generated: true };
+}

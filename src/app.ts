@@ -1,0 +1,89 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Counters, Store } from './store/ports.ts';
+import { AccountService } from './accounts/service.ts';
+import { CachedKeyResolver } from './http/key-cache.ts';
+import { QuotaGate } from './http/pipeline/quota.ts';
+import { Recorder } from './http/recorder.ts';
+import { registerEndpoint } from './http/register-endpoint.ts';
+import { buildEndpoints, type EngineData } from './http/routes/index.ts';
+import { registerFlagRoutes } from './http/routes/flags.ts';
+import { registerHealthRoutes } from './http/routes/health.ts';
+import { registerAdminRoutes } from './http/admin/index.ts';
+import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from './http/transport.ts';
+import { Metrics } from './ops/metrics.ts';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  store: Store;
+  counters: Counters;
+  data: EngineData;
+  secret: string;
+  logger: Logger;
+  clock?: () => Date;
+  /** Prometheus default process metrics; off in tests that build many apps. */
+  processMetrics?: boolean;
+}
+
+export interface App {
+  app: FastifyInstance;
+  accounts: AccountService;
+  recorder: Recorder;
+}
+
+const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** The composition root: picks nothing itself (stores are opened by the caller), wires modules. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, store, counters, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const app = Fastify({
+    loggerInstance: logger,
+    disableRequestLogging: true,
+    trustProxy: config.trustProxy,
+    // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).
+    http: { maxHeaderSize: 128 * 1024 },
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkErrors(),
+    clientErrorHandler,
+  });
+
+  const accounts = new AccountService(store, deps.secret, clock);
+  const keys = new CachedKeyResolver(accounts, deps.secret);
+  const metrics = new Metrics(deps.processMetrics ?? true);
+  const recorder = new Recorder(store, logger);
+  recorder.start();
+  app.addHook('onClose', async () => {
+    await recorder.stop();
+  });
+
+  const baseUrl = (req: FastifyRequest): string => {
+    if (config.publicUrl) return config.publicUrl;
+    // The Host header is caller-controlled: only a plain host[:port] is echoed into answer URLs.
+    const host = SAFE_HOST.test(req.host) ? req.host : `localhost:${config.port}`;
+    return `${req.protocol}://${host}`;
+  };
+
+  registerTransportHandlers(app, logger);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Vigil API', version: '1.0.0', description: 'Fraud prevention and user intelligence. Every answer is HTTP 200 with `status` success or error; see the error catalogue in the README.' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'query', name: 'key' }, bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ apiKey: [] }, { bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, logger, clock, baseUrl };
+  for (const def of buildEndpoints(deps.data)) registerEndpoint(app, def, endpointDeps);
+  registerFlagRoutes(app);
+  registerHealthRoutes(app, { store, counters, metrics });
+  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock });
+  return { app, accounts, recorder };
+}

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { AccountService, AccountsError } from '../accounts/service.ts';
+import { resolveSecret } from '../accounts/secret.ts';
+import { parseSeed } from '../accounts/seed.ts';
+import { openStore } from '../store/index.ts';
+import type { Store } from '../store/ports.ts';
+import { serve } from '../server.ts';
+
+const USAGE = `vigil: self-hosted fraud prevention API
+
+Usage:
+  vigil serve                                   start the HTTP API (same as npm start)
+  vigil seed FILE                               load a seed file (idempotent)
+  vigil plans list
+  vigil accounts list
+  vigil accounts create [--id ID] [--plan PLAN] [--expires ISO|never|none] [--host H]...
+  vigil accounts disable ID
+  vigil keys list ACCOUNT
+  vigil keys create ACCOUNT [--test]            prints the new key once
+  vigil keys revoke KEY_ID
+
+Configuration comes from the environment (DATA_DIR, DATABASE_URL, SECRET_KEY, ...): see README.`;
+
+async function withAccounts<T>(config: Readonly<Config>, fn: (svc: AccountService, store: Store) => Promise<T>): Promise<T> {
+  const { secret } = resolveSecret(config.secretKey, config.dataDir);
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const svc = new AccountService(store, secret);
+    await svc.ensureBuiltinPlans();
+    return await fn(svc, store);
+  } finally {
+    await store.close();
+  }
+}
+
+const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
+
+/** Runs one CLI command; returns the process exit code. */
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const [cmd, sub, ...rest] = argv;
+  if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
+    process.stdout.write(USAGE + '\n');
+    return cmd ? 0 : 2;
+  }
+  const config = loadConfig(env);
+  switch (cmd) {
+    case 'serve':
+      await serve(config);
+      return -1; // keep running
+    case 'seed': {
+      if (!sub) throw new AccountsError('invalid', 'usage: vigil seed FILE');
+      const seed = parseSeed(readFileSync(sub, 'utf8'));
+      print(await withAccounts(config, (svc) => svc.applySeed(seed)));
+      return 0;
+    }
+    case 'plans':
+      if (sub !== 'list') break;
+      print(await withAccounts(config, (svc) => svc.listPlans()));
+      return 0;
+    case 'accounts': {
+      if (sub === 'list') {
+        print(await withAccounts(config, (svc) => svc.listAccounts()));
+        return 0;
+      }
+      if (sub === 'create') {
+        const { values } = parseArgs({
+          args: rest,
+          options: { id: { type: 'string' }, plan: { type: 'string', default: 'premium' }, expires: { type: 'string' }, host: { type: 'string', multiple: true } },
+        });
+        const subscription = values.expires === undefined || values.expires === 'never' ? { expiresAt: null } : values.expires === 'none' ? null : { expiresAt: values.expires };
+        print(await withAccounts(config, (svc) => svc.createAccount({ id: values.id, plan: values.plan ?? 'premium', subscription, authorizedHosts: values.host ?? [] })));
+        return 0;
+      }
+      if (sub === 'disable' && rest[0]) {
+        const id = rest[0];
+        print(await withAccounts(config, (svc) => svc.disableAccount(id)));
+        return 0;
+      }
+      break;
+    }
+    case 'keys': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { test: { type: 'boolean', default: false } } });
+      const target = positionals[0];
+      if (!target) break;
+      if (sub === 'create') {
+        const r = await withAccounts(config, (svc) => svc.createKey(target, values.test ? 'test' : 'live'));
+        print({ id: r.record.id, accountId: r.record.accountId, kind: r.record.kind, key: r.key });
+        return 0;
+      }
+      if (sub === 'revoke') {
+        await withAccounts(config, (svc) => svc.revokeKey(target));
+        print({ id: target, revoked: true });
+        return 0;
+      }
+      if (sub === 'list') {
+        print(await withAccounts(config, async (svc) => (await svc.listKeys(target)).map(({ hash: _h, ...k }) => k)));
+        return 0;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  process.stderr.write(`vigil: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
+  return 2;
+}
+
+const isEntry = process.argv[1] !== undefined && /(cli[\\/]main\.ts|bin[\\/]vigil(\.js)?)$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      if (code >= 0) process.exit(code);
+    },
+    (err: unknown) => {
+      const known = err instanceof ConfigError || err instanceof AccountsError || (err instanceof Error && /^seed file/.test(err.message));
+      process.stderr.write(`vigil: ${known ? (err as Error).message : String(err instanceof Error ? (err.stack ?? err.message) : err)}\n`);
+      process.exit(1);
+    },
+  );
+}

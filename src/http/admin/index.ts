@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { AccountsError, type AccountService } from '../../accounts/service.ts';
+import { SeedPlanSchema } from '../../accounts/seed.ts';
+import type { Store } from '../../store/ports.ts';
+import { adminError, adminGuard } from './guard.ts';
+
+export interface AdminDeps {
+  accounts: AccountService;
+  store: Store;
+  adminToken: string | undefined;
+  /** Called after any change to accounts, plans or keys (clears the key cache). */
+  onChange: () => void;
+  clock: () => Date;
+}
+
+const Hosts = z.array(z.string()).max(1000);
+const Settings = z.object({ autoBlacklistConfirmedFraud: z.boolean(), dailyDeletionLimit: z.number().int().min(0) }).partial();
+const Subscription = z.object({ expiresAt: z.iso.datetime({ offset: true }).nullable() }).nullable();
+const NewAccountBody = z.object({
+  id: z.string().optional(),
+  plan: z.string().default('premium'),
+  status: z.enum(['active', 'inactive']).optional(),
+  subscription: Subscription.optional(),
+  authorizedHosts: Hosts.optional(),
+  settings: Settings.optional(),
+}).strict();
+const PatchAccountBody = NewAccountBody.omit({ id: true }).partial().strict();
+const NewKeyBody = z.object({ kind: z.enum(['live', 'test']).default('live') }).strict();
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+function fail(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof z.ZodError) {
+    return adminError(reply, 400, 'invalid_request', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  }
+  if (err instanceof AccountsError) {
+    const http = err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : 400;
+    return adminError(reply, http, err.kind, err.message);
+  }
+  throw err;
+}
+
+/** Admin HTTP API under /admin (ADMIN_TOKEN): plans, accounts, keys and usage. */
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  void app.register(
+    (admin, _opts, done) => {
+      admin.addHook('preHandler', adminGuard(deps.adminToken));
+      const ok = (data: unknown) => ({ status: 'success', data });
+      const guarded = <T>(fn: () => Promise<T>, status = 200) => async (reply: FastifyReply) => {
+        try {
+          const data = await fn();
+          reply.code(status);
+          return ok(data);
+        } catch (err) {
+          return fail(reply, err);
+        }
+      };
+      const changed = <T>(v: T): T => {
+        deps.onChange();
+        return v;
+      };
+
+      admin.get('/plans', (_req, reply) => guarded(() => deps.accounts.listPlans())(reply));
+      admin.put<{ Params: { id: string } }>('/plans/:id', (req, reply) =>
+        guarded(async () => {
+          const plan = SeedPlanSchema.parse({ ...(req.body as object), id: req.params.id });
+          await deps.accounts.upsertPlan(plan);
+          return changed(plan);
+        })(reply),
+      );
+
+      admin.get('/accounts', (_req, reply) => guarded(() => deps.accounts.listAccounts())(reply));
+      admin.post('/accounts', (req, reply) =>
+        guarded(async () => changed(await deps.accounts.createAccount(NewAccountBody.parse(req.body ?? {}))), 201)(reply),
+      );
+      admin.get<{ Params: { id: string } }>('/accounts/:id', (req, reply) => guarded(() => deps.accounts.getAccount(req.params.id))(reply));
+      admin.patch<{ Params: { id: string } }>('/accounts/:id', (req, reply) =>
+        guarded(async () => changed(await deps.accounts.updateAccount(req.params.id, PatchAccountBody.parse(req.body ?? {}))))(reply),
+      );
+      admin.post<{ Params: { id: string } }>('/accounts/:id/disable', (req, reply) =>
+        guarded(async () => changed(await deps.accounts.disableAccount(req.params.id)))(reply),
+      );
+
+      admin.get<{ Params: { id: string } }>('/accounts/:id/keys', (req, reply) =>
+        guarded(async () => (await deps.accounts.listKeys(req.params.id)).map(({ hash: _hash, ...k }) => k))(reply),
+      );
+      admin.post<{ Params: { id: string } }>('/accounts/:id/keys', (req, reply) =>
+        guarded(async () => {
+          const { kind } = NewKeyBody.parse(req.body ?? {});
+          const { key, record } = await deps.accounts.createKey(req.params.id, kind);
+          const { hash: _hash, ...shown } = record;
+          // The plaintext is shown in this answer only; it is stored as a keyed hash.
+          return changed({ ...shown, key });
+        }, 201)(reply),
+      );
+      admin.delete<{ Params: { keyId: string } }>('/keys/:keyId', (req, reply) =>
+        guarded(async () => {
+          await deps.accounts.revokeKey(req.params.keyId);
+          return changed({ id: req.params.keyId, revoked: true });
+        })(reply),
+      );
+
+      admin.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>('/accounts/:id/usage', (req, reply) =>
+        guarded(async () => {
+          await deps.accounts.getAccount(req.params.id);
+          const today = deps.clock().toISOString().slice(0, 10);
+          const from = Day.parse(req.query.from ?? `${today.slice(0, 7)}-01`);
+          const to = Day.parse(req.query.to ?? today);
+          const rows = await deps.store.usage.list(req.params.id, from, to);
+          return { accountId: req.params.id, from, to, total: rows.reduce((n, r) => n + r.count, 0), rows };
+        })(reply),
+      );
+      done();
+    },
+    { prefix: '/admin' },
+  );
+}

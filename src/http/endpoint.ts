@@ -1,0 +1,29 @@
+import type { ErrorCode } from './errors.ts';
+import type { RequestContext } from './context.ts';
+import type { OperationName } from './operations.ts';
+
+/** JSON Schema fragment, used for the OpenAPI document only (inputs are validated by handlers). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * What an endpoint declares to plug into the pipeline. The pipeline does options, auth, plan,
+ * flood, quota, usage, formats, timing, metrics and errors; the endpoint only turns input into data.
+ */
+export interface EndpointDef {
+  operation: OperationName;
+  method: 'GET' | 'POST' | 'DELETE';
+  summary: string;
+  description: string;
+  /** Query parameters specific to this endpoint (documentation). */
+  query?: Record<string, { type: 'string'; description: string; required?: boolean; example?: string }>;
+  /** Module names accepted in `params`; empty when the method has no modules. */
+  modules?: readonly string[];
+  /** `data` is an object keyed by subject (bulk): CSV and Newline give one block per key. */
+  keyed?: boolean;
+  /** Error code for input Fastify rejects before the handler (bad JSON body, odd Content-Type). */
+  inputErrorCode?: ErrorCode;
+  /** Live answer. Throw ApiError for invalid input. */
+  live(ctx: RequestContext): Promise<unknown> | unknown;
+  /** Test-mode answer: same shape, deterministic per input, no quota, events or network. */
+  test(ctx: RequestContext): Promise<unknown> | unknown;
+}

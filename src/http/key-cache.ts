@@ -1,0 +1,38 @@
+import { compileHostMatcher } from '../accounts/authorized-hosts.ts';
+import { hashKey } from '../accounts/keys.ts';
+import type { AccountService } from '../accounts/service.ts';
+import type { Caller } from './context.ts';
+import type { KeyResolver } from './pipeline/key.ts';
+
+/**
+ * Resolves keys through a short-lived in-process cache so the hot path does not hit the store on
+ * every call. Admin changes made through this process clear it at once; other instances see them
+ * within `ttlMs` (documented in docs/operations.md). Unknown keys are cached too (bounded), so
+ * guessing keys cannot hammer the store.
+ */
+export class CachedKeyResolver implements KeyResolver {
+  private readonly entries = new Map<string, { caller: Caller | null; expires: number }>();
+
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly secret: string,
+    private readonly ttlMs = 5000,
+    private readonly maxEntries = 10000,
+  ) {}
+
+  async resolve(plaintext: string): Promise<Caller | null> {
+    const id = hashKey(this.secret, plaintext);
+    const now = Date.now();
+    const hit = this.entries.get(id);
+    if (hit && hit.expires > now) return hit.caller;
+    const resolved = await this.accounts.resolveKey(plaintext);
+    const caller = resolved ? { ...resolved, hosts: compileHostMatcher(resolved.account.authorizedHosts) } : null;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(id, { caller, expires: now + this.ttlMs });
+    return caller;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

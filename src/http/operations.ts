@@ -1,0 +1,11 @@
+/**
+ * Central registry of operation names. Each route declares one; it drives logging, metrics, usage
+ * counting and the OpenAPI document. `planMethod` is the path without its leading slash, as plans
+ * list it (decisions.md); null means no key is needed.
+ */
+export const OPERATIONS = {
+  'ip.self': { path: '/ip', planMethod: null, free: true },
+  'lookup.country': { path: '/lookup/country', planMethod: 'lookup/country', free: false },
+} as const satisfies Record<string, { path: string; planMethod: string | null; free: boolean }>;
+
+export type OperationName = keyof typeof OPERATIONS;

@@ -1,0 +1,42 @@
+import { ApiError } from '../errors.ts';
+import type { Counters, Plan, UsagePort } from '../../store/ports.ts';
+import { counterKeys, QUOTA_TTL_SECONDS } from '../../store/counter-keys.ts';
+
+export function monthOf(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/**
+ * Step 8: reserves one unit of the monthly quota (103). The counter starts from the month's stored
+ * usage the first time this process (or a fresh Redis) sees it, so restarts do not reset quotas.
+ * Reserving before the work keeps concurrent calls exact; a failed call gives its unit back.
+ */
+export class QuotaGate {
+  private readonly seeded = new Set<string>();
+
+  constructor(
+    private readonly counters: Counters,
+    private readonly usage: UsagePort,
+  ) {}
+
+  /** Returns the counter key to release on failure, or undefined when the plan is unlimited. */
+  async reserve(accountId: string, plan: Plan, now: Date): Promise<string | undefined> {
+    if (plan.monthlyQuota === null) return undefined;
+    const month = monthOf(now);
+    const key = counterKeys.quota(accountId, month);
+    if (!this.seeded.has(key)) {
+      await this.counters.setIfAbsent(key, await this.usage.monthTotal(accountId, month), QUOTA_TTL_SECONDS);
+      this.seeded.add(key);
+    }
+    const n = await this.counters.incr(key, 1, QUOTA_TTL_SECONDS);
+    if (n > plan.monthlyQuota) {
+      await this.counters.incr(key, -1, QUOTA_TTL_SECONDS);
+      throw new ApiError(103, `The monthly quota of ${plan.monthlyQuota} requests is used up for ${month}.`);
+    }
+    return key;
+  }
+
+  async release(key: string): Promise<void> {
+    await this.counters.incr(key, -1, QUOTA_TTL_SECONDS);
+  }
+}

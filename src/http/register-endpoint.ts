@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { RequestContext } from './context.ts';
+import type { EndpointDef } from './endpoint.ts';
+import type { ErrorBody } from './errors.ts';
+import { OPERATIONS } from './operations.ts';
+import { runPipeline, type PipelineDeps } from './pipeline/run.ts';
+import { renderEnvelope, toErrorBody, writeRendered } from './reply.ts';
+import { ServerTiming } from './server-timing.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { Recorder } from './recorder.ts';
+
+export interface EndpointDeps extends PipelineDeps {
+  metrics: Metrics;
+  recorder: Recorder;
+  logger: Logger;
+  clock: () => Date;
+  baseUrl: (req: FastifyRequest) => string;
+}
+
+const DEFAULT_OPTIONS: RequestContext['options'] = {
+  format: 'JSON', callback: undefined, lang: 'EN', mode: 'live', userId: undefined, modules: new Set(), explain: false,
+};
+
+function openApiQuery(def: EndpointDef): Record<string, unknown> {
+  const common = {
+    key: { type: 'string', description: 'API key (or send Authorization: Bearer <key>)' },
+    format: { type: 'string', enum: ['JSON', 'XML', 'CSV', 'Newline'], description: 'Response format (case-insensitive)' },
+    lang: { type: 'string', description: 'EN, AR, DE, FR, ES, JA, ZH or RU' },
+    mode: { type: 'string', enum: ['live', 'test'] },
+    callback: { type: 'string', description: 'JSONP callback (JSON only)' },
+    userID: { type: 'string', description: 'Your user id, for the events log and deletion' },
+    explain: { type: 'string', enum: ['yes', 'no'] },
+    ...(def.modules?.length ? { params: { type: 'string', description: `Comma-separated modules: ${def.modules.join(', ')}` } } : {}),
+  };
+  return { type: 'object', properties: { ...(def.query ?? {}), ...common }, required: Object.entries(def.query ?? {}).filter(([, v]) => v.required).map(([k]) => k) };
+}
+
+/** Registers one endpoint behind the common pipeline. */
+export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: EndpointDeps): void {
+  const op = OPERATIONS[def.operation];
+  app.route({
+    method: def.method,
+    url: op.path,
+    // The schema documents the method in /openapi.json; validation is the pipeline's, so that every
+    // bad input gets its catalogue code instead of a generic 400.
+    attachValidation: true,
+    config: { inputErrorCode: def.inputErrorCode },
+    schema: { summary: def.summary, description: def.description, operationId: def.operation, querystring: openApiQuery(def) },
+    handler: async (req, reply) => {
+      const timing = new ServerTiming();
+      const ctx: RequestContext = {
+        operation: def.operation,
+        query: (req.query ?? {}) as Record<string, unknown>,
+        headers: req.headers,
+        ip: req.ip,
+        now: deps.clock(),
+        baseUrl: deps.baseUrl(req),
+        timing,
+        options: DEFAULT_OPTIONS,
+        caller: undefined,
+        testMode: false,
+        quotaKey: undefined,
+      };
+      let body: Record<string, unknown>;
+      let code = 0;
+      try {
+        await runPipeline(def, ctx, deps);
+        timing.lap('auth');
+        const data = await (ctx.testMode ? def.test(ctx) : def.live(ctx));
+        timing.lap('engine');
+        // The policy layer (custom rules, blacklists, events) plugs in here.
+        timing.lap('policy');
+        body = { data, status: 'success', executionTime: timing.elapsedMs() };
+        record(ctx, def, deps);
+      } catch (err) {
+        if (ctx.quotaKey) await deps.quota.release(ctx.quotaKey).catch(() => undefined);
+        const mapped = toErrorBody(err, def.inputErrorCode);
+        if (mapped.unexpected) deps.logger.error({ err, operation: def.operation }, 'request failed');
+        body = mapped.body as ErrorBody & Record<string, unknown>;
+        code = mapped.body.code;
+      }
+      deps.metrics.observe(def.operation, code, (performance.now() - timing.startedAt) / 1000);
+      const t0 = performance.now();
+      const out = renderEnvelope(body, { format: ctx.options.format, callback: ctx.options.callback, keyed: def.keyed ?? false });
+      reply.header('server-timing', `${timing.header()}, format;dur=${(performance.now() - t0).toFixed(3)}`);
+      return writeRendered(reply, out);
+    },
+  });
+}
+
+function record(ctx: RequestContext, def: EndpointDef, deps: EndpointDeps): void {
+  const caller = ctx.caller;
+  if (!caller) return;
+  const op = OPERATIONS[def.operation];
+  if (!ctx.testMode && !op.free && op.planMethod) deps.recorder.countUsage(caller.account.id, op.planMethod, ctx.now.toISOString().slice(0, 10));
+  if (ctx.options.userId !== undefined) {
+    deps.recorder.logRequest({
+      accountId: caller.account.id,
+      userId: ctx.options.userId,
+      operation: def.operation,
+      ip: ctx.ip,
+      mode: ctx.testMode ? 'test' : 'live',
+      at: ctx.now.toISOString(),
+    });
+  }
+}

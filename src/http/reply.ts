@@ -1,0 +1,37 @@
+import type { FastifyReply } from 'fastify';
+import { render, type Format, type Rendered } from './formats/index.ts';
+import { ApiError, errorBody, type ErrorBody, type ErrorCode } from './errors.ts';
+
+export interface RenderOptions {
+  format: Format;
+  callback?: string | undefined;
+  keyed?: boolean;
+}
+
+/** Renders an envelope in the requested format. */
+export function renderEnvelope(body: Record<string, unknown>, opts: RenderOptions): Rendered {
+  return render(body, { format: opts.format, ...(opts.callback ? { callback: opts.callback } : {}), keyed: opts.keyed ?? false });
+}
+
+/** Writes a rendered body; API answers are HTTP 200 unless `httpStatus` says otherwise. */
+export function writeRendered(reply: FastifyReply, out: Rendered, httpStatus = 200): FastifyReply {
+  reply.code(httpStatus).header('content-type', out.contentType);
+  if (out.headers) for (const [k, v] of Object.entries(out.headers)) reply.header(k, v);
+  return reply.send(out.body);
+}
+
+/** Renders and writes an envelope in one go (errors outside the pipeline, 404s). */
+export function sendEnvelope(reply: FastifyReply, body: Record<string, unknown>, opts: RenderOptions & { httpStatus?: number }): FastifyReply {
+  return writeRendered(reply, renderEnvelope(body, opts), opts.httpStatus);
+}
+
+/** Maps anything thrown in a request to the envelope; unexpected errors become 115 with no internals. */
+export function toErrorBody(err: unknown, inputErrorCode: ErrorCode | undefined): { body: ErrorBody; unexpected: boolean } {
+  if (err instanceof ApiError) return { body: errorBody(err.code, err.detail), unexpected: false };
+  const fe = err as { code?: unknown; statusCode?: unknown };
+  // Fastify rejects odd bodies and content types before the handler: they are the caller's input.
+  if (inputErrorCode !== undefined && typeof fe.code === 'string' && fe.code.startsWith('FST_ERR_CTP')) {
+    return { body: errorBody(inputErrorCode, 'The request body is not valid JSON or has an unsupported Content-Type.'), unexpected: false };
+  }
+  return { body: errorBody(115), unexpected: true };
+}

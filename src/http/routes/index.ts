@@ -1,0 +1,13 @@
+import type { CountryData } from '../../data/countries.ts';
+import type { EndpointDef } from '../endpoint.ts';
+import { ipEndpoint } from './ip.ts';
+import { countryEndpoint } from './lookup-country.ts';
+
+export interface EngineData {
+  countries: CountryData;
+}
+
+/** Every API endpoint; the shared test matrix runs its checks against each one listed here. */
+export function buildEndpoints(data: EngineData): EndpointDef[] {
+  return [ipEndpoint, countryEndpoint(data.countries)];
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { errorBody, type ErrorCode } from './errors.ts';
+import { sendEnvelope, toErrorBody } from './reply.ts';
+
+const CORS = { 'access-control-allow-origin': '*' };
+
+/**
+ * Everything outside an endpoint's pipeline: CORS on every answer, OPTIONS preflight, unknown paths,
+ * malformed URLs, unreadable requests and the last-resort error handler. Internals never leak.
+ */
+export function registerTransportHandlers(app: FastifyInstance, logger: Logger): void {
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.header('access-control-allow-origin', '*');
+    done();
+  });
+
+  app.options('/*', { schema: { hide: true } }, (_req, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
+      .header('access-control-allow-headers', 'Authorization, Content-Type')
+      .header('access-control-max-age', '86400')
+      .send(),
+  );
+
+  app.setNotFoundHandler((_req, reply) => sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 }));
+
+  app.setErrorHandler((err, req, reply) => {
+    const inputCode = (req.routeOptions.config as { inputErrorCode?: ErrorCode } | undefined)?.inputErrorCode;
+    const mapped = toErrorBody(err, inputCode);
+    if (mapped.unexpected) {
+      const status = (err as { statusCode?: number }).statusCode;
+      // Fastify's own 4xx (unreadable body, bad media type on a route without an input code) are the caller's fault.
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON' });
+      }
+      logger.error({ err }, 'unhandled error');
+    }
+    return sendEnvelope(reply, { ...mapped.body }, { format: 'JSON' });
+  });
+}
+
+/** Fastify option: framework-level failures (bad URL encoding, overlong path parameter). */
+export function frameworkErrors(): (err: Error, req: unknown, reply: import('fastify').FastifyReply) => void {
+  return (_err, _req, reply) => {
+    void sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON', httpStatus: 400 });
+  };
+}
+
+/** Fastify option: requests Node cannot parse (oversized headers, broken HTTP) get the envelope too. */
+export function clientErrorHandler(err: NodeJS.ErrnoException & { code?: string }, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) return;
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify(
+    tooLarge
+      ? { ...errorBody(400, 'The request line or headers are too large (limit 128 KiB). Send long inputs in fewer or shorter parameters.') }
+      : { ...errorBody(400) },
+  );
+  const headers = Object.entries({ ...CORS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
+  socket.end(`HTTP/1.1 ${status}\r\n${headers}\r\n\r\n${body}`);
+}

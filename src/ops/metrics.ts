@@ -1,0 +1,32 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of one app instance (own registry, so tests can build many apps). */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'vigil_requests_total',
+    help: 'API requests by operation and result code (0 = success)',
+    labelNames: ['operation', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'vigil_request_duration_seconds',
+    help: 'Server time per API request, by operation',
+    labelNames: ['operation'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  constructor(defaults = true) {
+    if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
+  }
+
+  observe(operation: string, code: number, seconds: number): void {
+    this.requests.inc({ operation, code: String(code) });
+    this.latency.observe({ operation }, seconds);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from './config.ts';
+import { buildApp } from './app.ts';
+import { createLogger } from './logger.ts';
+import { openCounters, openStore } from './store/index.ts';
+import { loadEngineData } from './data/engine-data.ts';
+import { resolveSecret } from './accounts/secret.ts';
+import { parseSeed } from './accounts/seed.ts';
+import { bootstrapIfEmpty } from './accounts/bootstrap.ts';
+
+/** Opens stores, bootstraps, listens, and shuts down gracefully on SIGTERM/SIGINT. */
+export async function serve(config: Readonly<Config>): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const { secret, generated } = resolveSecret(config.secretKey, config.dataDir);
+  if (generated) logger.warn({ dataDir: config.dataDir }, 'generated a new SECRET_KEY into DATA_DIR/secret.key; set SECRET_KEY to share it between instances');
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const counters = await openCounters({ redisUrl: config.redisUrl });
+  const data = loadEngineData();
+  const { app, accounts } = await buildApp({ config, store, counters, data, secret, logger });
+
+  await accounts.ensureBuiltinPlans();
+  if (config.seedFile) {
+    const r = await accounts.applySeed(parseSeed(readFileSync(config.seedFile, 'utf8')));
+    logger.info(r, 'seed applied');
+  }
+  const boot = await bootstrapIfEmpty(store, accounts, config.dataDir);
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    // app.close() stops accepting, waits for in-flight requests, then runs onClose (usage flush).
+    app
+      .close()
+      .then(() => Promise.all([store.close(), counters.close()]))
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const shown = address.replace('0.0.0.0', 'localhost');
+  logger.info({ address, store: store.kind, counters: counters.kind }, 'Vigil is serving');
+  if (boot) {
+    // Printed once, on the first start only; also kept in DATA_DIR/bootstrap-keys.json (0600).
+    process.stdout.write(
+      `\nVigil: first start, created account "${boot.accountId}" (premium plan).\n` +
+        `  live key: ${boot.liveKey}\n  test key: ${boot.testKey}\n` +
+        `  (saved to ${boot.file})\n  try: curl "${shown}/lookup/country?CountryCode=DE&key=${boot.liveKey}"\n\n`,
+    );
+  }
+}
