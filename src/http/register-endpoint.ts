@@ -8,6 +8,7 @@ import { runPipeline, type PipelineDeps } from './pipeline/run.ts';
 import { renderEnvelope, toErrorBody, writeRendered } from './reply.ts';
 import { ServerTiming } from './server-timing.ts';
 import type { Metrics } from '../ops/metrics.ts';
+import { scrubUrl } from '../logger.ts';
 import type { Recorder } from './recorder.ts';
 
 export interface EndpointDeps extends PipelineDeps {
@@ -80,7 +81,11 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
         body = mapped.body as ErrorBody & Record<string, unknown>;
         code = mapped.body.code;
       }
-      deps.metrics.observe(def.operation, code, (performance.now() - timing.startedAt) / 1000);
+      const seconds = (performance.now() - timing.startedAt) / 1000;
+      deps.metrics.observe(def.operation, code, seconds);
+      if (deps.logger.isLevelEnabled('debug')) {
+        deps.logger.debug({ operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: scrubUrl(req.url), ip: ctx.ip }, 'request');
+      }
       const t0 = performance.now();
       const out = renderEnvelope(body, { format: ctx.options.format, callback: ctx.options.callback, keyed: def.keyed ?? false });
       reply.header('server-timing', `${timing.header()}, format;dur=${(performance.now() - t0).toFixed(3)}`);

@@ -1,0 +1,218 @@
+/**
+ * Black-box tests: start the real server process (`npm start`) and talk HTTP to it on 127.0.0.1.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request as rawRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SEED_KEY = 'svc_live_blackbox000000000000000001';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const child = spawn('npm', ['start', '--silent'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  let out = '';
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30000;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (r.ok) return { child, port, output: () => out, exited };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${out}`);
+}
+
+async function stop(s: Running): Promise<number | null> {
+  s.child.kill('SIGTERM');
+  return s.exited;
+}
+
+/** Sends raw bytes and returns the raw response (for requests fetch refuses to build). */
+function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(port, '127.0.0.1', () => sock.end(text));
+    let data = '';
+    sock.on('data', (b) => (data += b.toString()));
+    sock.on('end', () => resolve(data));
+    sock.on('error', reject);
+    setTimeout(() => {
+      sock.destroy();
+      resolve(data);
+    }, 5000).unref();
+  });
+}
+
+describe('black box: first start on an empty store', () => {
+  let dir: string;
+  let s: Running;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-bb-'));
+    s = await startServer({ DATA_DIR: dir });
+  });
+  after(async () => {
+    if (s.child.exitCode === null) await stop(s);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints a working live key and saves it 0600', async () => {
+    const m = /live key: (svc_live_[A-Za-z0-9]+)/.exec(s.output());
+    assert.ok(m?.[1], s.output());
+    const key = m[1];
+    const file = join(dir, 'bootstrap-keys.json');
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { liveKey: string }).liveKey, key);
+    const r = await fetch(`http://127.0.0.1:${s.port}/lookup/country?CountryCode=DE&key=${key}`);
+    const body = (await r.json()) as { status: string; data: { countryName: string } };
+    assert.equal(body.status, 'success');
+    assert.equal(body.data.countryName, 'Germany');
+  });
+
+  it('SIGTERM stops gracefully with exit code 0, and a restart keeps the key without a new bootstrap', async () => {
+    const key = /live key: (svc_live_[A-Za-z0-9]+)/.exec(s.output())?.[1] ?? '';
+    assert.equal(await stop(s), 0);
+    s = await startServer({ DATA_DIR: dir });
+    assert.doesNotMatch(s.output(), /first start/);
+    const body = (await (await fetch(`http://127.0.0.1:${s.port}/lookup/country?CountryCode=FR`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string };
+    assert.equal(body.status, 'success');
+  });
+});
+
+describe('black box: seeded server and hostile transport input', () => {
+  let dir: string;
+  let s: Running;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-bb-'));
+    const seed = join(dir, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ accounts: [{ id: 'acme', plan: 'premium', keys: [SEED_KEY] }] }));
+    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'debug' });
+  });
+  after(async () => {
+    if (s.child.exitCode === null) await stop(s);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const url = (p: string): string => `http://127.0.0.1:${s.port}${p}`;
+
+  it('the seed key works; an unknown key gets 101 with HTTP 200', async () => {
+    const ok = (await (await fetch(url(`/lookup/country?CountryCode=jp&key=${SEED_KEY}&lang=JA`))).json()) as { status: string; data: { countryName: string } };
+    assert.equal(ok.status, 'success');
+    assert.equal(ok.data.countryName, '日本');
+    const r = await fetch(url('/lookup/country?CountryCode=DE&key=svc_live_nobody0000000000000000000'));
+    assert.equal(r.status, 200);
+    assert.equal(((await r.json()) as { code: number }).code, 101);
+  });
+
+  it('GET /ip answers without a key', async () => {
+    const body = (await (await fetch(url('/ip'))).json()) as { status: string; data: string };
+    assert.equal(body.status, 'success');
+    assert.equal(body.data, '127.0.0.1');
+  });
+
+  it('unknown paths: HTTP 404 with the envelope; OPTIONS: 204 with CORS', async () => {
+    const r = await fetch(url('/nope'));
+    assert.equal(r.status, 404);
+    assert.equal(((await r.json()) as { status: string }).status, 'error');
+    const o = await fetch(url('/lookup/country'), { method: 'OPTIONS' });
+    assert.equal(o.status, 204);
+    assert.equal(o.headers.get('access-control-allow-origin'), '*');
+  });
+
+  it('oversized headers and query strings get a clean envelope, never a 5xx', async () => {
+    const big = 'a'.repeat(200 * 1024);
+    const res = await raw(s.port, `GET /lookup/country?CountryCode=DE&x=${big} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    assert.match(res, /^HTTP\/1\.1 431/);
+    assert.match(res, /"status":"error"/);
+    const res2 = await raw(s.port, `GET /ip HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${big}\r\n\r\n`);
+    assert.match(res2, /^HTTP\/1\.1 431/);
+    assert.match(res2, /"status":"error"/);
+  });
+
+  it('a long but legal query string (60 KB) is accepted', async () => {
+    const r = await fetch(url(`/lookup/country?CountryCode=DE&key=${SEED_KEY}&userID=${'u'.repeat(200)}&pad=${'p'.repeat(60000)}`));
+    assert.equal(((await r.json()) as { status: string }).status, 'success');
+  });
+
+  it('broken HTTP gets a 400 envelope', async () => {
+    const res = await raw(s.port, 'NOT HTTP AT ALL\r\n\r\n');
+    assert.match(res, /^HTTP\/1\.1 400/);
+    assert.match(res, /"status":"error"/);
+  });
+
+  it('invalid UTF-8 and bad percent-encoding in the query: clean error envelope', async () => {
+    for (const q of ['CountryCode=%FF%FE', 'CountryCode=%E0%A4%A', 'CountryCode=%', 'CountryCode=D%00E']) {
+      const r = await fetch(url(`/lookup/country?${q}&key=${SEED_KEY}`));
+      assert.equal(r.status, 200, q);
+      const body = (await r.json()) as { status: string; code: number };
+      assert.equal(body.status, 'error', q);
+      assert.equal(body.code, 116, q);
+    }
+  });
+
+  it('a malformed path encoding gets an envelope, not a stack trace', async () => {
+    const res = await raw(s.port, 'GET /lookup/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(res, /^HTTP\/1\.1 (400|404)/);
+    assert.match(res, /"status":"error"/);
+    assert.doesNotMatch(res, /at .*\.(ts|js):\d+/);
+  });
+
+  it('odd Content-Types and bodies on GET do not break the answer', async () => {
+    for (const ct of ['application/x-unknown', 'application/json', 'text/plain; charset=bogus', 'multipart/form-data']) {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = rawRequest(url(`/lookup/country?CountryCode=DE&key=${SEED_KEY}`), { method: 'GET', headers: { 'content-type': ct } }, (res) => {
+          let d = '';
+          res.on('data', (c: Buffer) => (d += c.toString()));
+          res.on('end', () => resolve(`${res.statusCode} ${d}`));
+        });
+        req.on('error', reject);
+        req.end('{not json');
+      });
+      assert.match(body, /^200 /, ct);
+      assert.match(body, /"status":"(success|error)"/, ct);
+    }
+  });
+
+  it('repeated parameters are rejected with the parameter\'s own code', async () => {
+    const body = (await (await fetch(url(`/lookup/country?CountryCode=DE&CountryCode=FR&key=${SEED_KEY}`))).json()) as { code: number };
+    assert.equal(body.code, 116);
+  });
+
+  it('logs never contain keys', async () => {
+    await fetch(url(`/lookup/country?CountryCode=DE&key=${SEED_KEY}`));
+    await fetch(url('/lookup/country?CountryCode=DE'), { headers: { authorization: `Bearer ${SEED_KEY}` } });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(s.output().length > 0);
+    assert.ok(!s.output().includes(SEED_KEY), 'the seed key appeared in the logs');
+  });
+});

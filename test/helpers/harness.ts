@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { buildApp, type App } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { loadEngineData } from '../../src/data/engine-data.ts';
+import type { EngineData } from '../../src/http/routes/index.ts';
+import { openCounters, openStore } from '../../src/store/index.ts';
+import type { Counters, Store } from '../../src/store/ports.ts';
+import type { Seed } from '../../src/accounts/seed.ts';
+import { parseSeed } from '../../src/accounts/seed.ts';
+
+let engineData: EngineData | undefined;
+/** Datasets are read-only: load them once per test process. */
+export function sharedEngineData(): EngineData {
+  engineData ??= loadEngineData();
+  return engineData;
+}
+
+export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789';
+export const ADMIN_TOKEN = 'admin-token-0123456789';
+
+export interface TestApp extends App {
+  store: Store;
+  counters: Counters;
+  config: Readonly<Config>;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A real app on a real SQLite store in a temp dir, with in-process counters (or Redis when given). */
+export async function makeTestApp(opts: { seed?: Partial<Seed> | object; env?: Record<string, string>; clock?: () => Date; redisUrl?: string } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', ...opts.env });
+  const store = await openStore({ dataDir: dir });
+  const counters = await openCounters({ redisUrl: opts.redisUrl });
+  const built = await buildApp({
+    config, store, counters, data: sharedEngineData(), secret: TEST_SECRET,
+    logger: pino({ level: 'silent' }), processMetrics: false, ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  await built.accounts.ensureBuiltinPlans();
+  if (opts.seed) await built.accounts.applySeed(parseSeed(JSON.stringify(opts.seed)));
+  await built.app.ready();
+  return {
+    ...built, store, counters, config, dir,
+    async close() {
+      await built.app.close();
+      await store.close();
+      await counters.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A key string that passes the prefix check; `n` makes it unique. */
+export const liveKey = (n: string): string => `svc_live_${n.padEnd(24, '0')}`;
+export const testKey = (n: string): string => `svc_test_${n.padEnd(24, '0')}`;
