@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { MemoryCounters } from './memory/memory-counters.ts';
+import type { Counters, Store } from './ports.ts';
+import { PostgresStore } from './postgres/postgres-store.ts';
+import { RedisCounters } from './redis/redis-counters.ts';
+import { SqliteStore } from './sqlite/sqlite-store.ts';
+
+export { MemoryCounters, PostgresStore, RedisCounters, SqliteStore };
+
+/** PostgreSQL when `databaseUrl` is set, else SQLite at `<dataDir>/vigil.db`; migrated and ready to use. */
+export async function openStore(opts: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
+  const store: Store = opts.databaseUrl
+    ? new PostgresStore({ connectionString: opts.databaseUrl })
+    : new SqliteStore({ path: join(opts.dataDir, 'vigil.db') });
+  try {
+    await store.migrate();
+  } catch (error) {
+    // Do not leak the pool or file handle of a store the caller never receives.
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
+}
+
+/**
+ * Redis counters when `redisUrl` is set (checked with a PING, so a wrong URL fails at boot rather than on the
+ * first request), else in-process counters. `redisPrefix` defaults to `vigil:`; tests pass their own.
+ */
+export async function openCounters(opts: { redisUrl?: string | undefined; redisPrefix?: string | undefined }): Promise<Counters> {
+  if (!opts.redisUrl) return new MemoryCounters();
+  const counters = new RedisCounters({ url: opts.redisUrl, prefix: opts.redisPrefix });
+  try {
+    await counters.ping();
+  } catch (error) {
+    await counters.close();
+    throw error;
+  }
+  return counters;
+}

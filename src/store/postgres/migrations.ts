@@ -1,0 +1,81 @@
+/**
+ * PostgreSQL schema, one numbered step per entry; the same steps as ../sqlite/migrations.ts in PostgreSQL types.
+ * `migrate()` applies the versions not yet in `schema_migrations`, in order, in one transaction under an
+ * advisory lock. Never edit a released step: append a new one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'plans, accounts, keys, usage, request log',
+    sql: `
+      CREATE TABLE plans (
+        id                   TEXT PRIMARY KEY,
+        methods              JSONB NOT NULL,
+        modules              JSONB NOT NULL,
+        monthly_quota        BIGINT,          -- NULL: unlimited
+        flood_limit          INTEGER NOT NULL,
+        flood_window_seconds INTEGER NOT NULL
+      );
+
+      -- plan_id has no foreign key on purpose: plans are seeded and replaced independently of accounts.
+      CREATE TABLE accounts (
+        id                      TEXT PRIMARY KEY,
+        status                  TEXT NOT NULL CHECK (status IN ('active', 'inactive')),
+        plan_id                 TEXT NOT NULL,
+        subscribed              BOOLEAN NOT NULL,
+        subscription_expires_at TIMESTAMPTZ,
+        settings                JSONB NOT NULL,
+        created_at              TIMESTAMPTZ NOT NULL,
+        CHECK (subscribed OR subscription_expires_at IS NULL)
+      );
+
+      -- One row per authorized host (in the account's order) so hosts stay queryable.
+      CREATE TABLE account_hosts (
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        ordinal    INTEGER NOT NULL,
+        host       TEXT NOT NULL,
+        PRIMARY KEY (account_id, ordinal)
+      );
+      CREATE INDEX account_hosts_host ON account_hosts (host);
+
+      CREATE TABLE api_keys (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+        hash       TEXT NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('live', 'test')),
+        hint       TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        revoked_at TIMESTAMPTZ
+      );
+      CREATE UNIQUE INDEX api_keys_hash ON api_keys (hash);
+      CREATE INDEX api_keys_account ON api_keys (account_id);
+
+      CREATE TABLE usage (
+        account_id TEXT NOT NULL,
+        method     TEXT NOT NULL,
+        day        DATE NOT NULL,
+        count      BIGINT NOT NULL,
+        PRIMARY KEY (account_id, method, day)
+      );
+      -- list() and monthTotal() filter by account and a day range.
+      CREATE INDEX usage_account_day ON usage (account_id, day);
+
+      CREATE TABLE request_log (
+        id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        operation  TEXT NOT NULL,
+        ip         TEXT,
+        mode       TEXT NOT NULL CHECK (mode IN ('live', 'test')),
+        at         TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX request_log_account_user ON request_log (account_id, user_id);
+    `,
+  },
+];

@@ -1,0 +1,53 @@
+import pg from 'pg';
+import type { AccountsPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import { PostgresAccounts } from './accounts.ts';
+import { applyMigrations } from './migrate.ts';
+import { PostgresRequestLog } from './request-log.ts';
+import { PostgresUsage } from './usage.ts';
+
+export interface PostgresStoreOptions {
+  connectionString: string;
+  /** Pool size (default 10). */
+  max?: number;
+  /** How long to wait for a connection before a call rejects (ms, default 5000); without it a dead server hangs calls. */
+  connectionTimeoutMillis?: number;
+}
+
+/** Store on a PostgreSQL database through a connection pool; several Vigil instances may share it. */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly accounts: AccountsPort;
+  readonly usage: UsagePort;
+  readonly requestLog: RequestLogPort;
+  readonly #pool: pg.Pool;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: PostgresStoreOptions) {
+    this.#pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5000,
+      application_name: 'vigil',
+    });
+    // An idle connection that dies (server restart, network cut) is emitted here and dropped by the pool; without
+    // a listener Node would crash the process. The next query opens a fresh connection or rejects, so nothing is lost.
+    this.#pool.on('error', () => undefined);
+    this.accounts = new PostgresAccounts(this.#pool);
+    this.usage = new PostgresUsage(this.#pool);
+    this.requestLog = new PostgresRequestLog(this.#pool);
+  }
+
+  migrate(): Promise<void> {
+    return applyMigrations(this.#pool);
+  }
+
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+  }
+
+  /** Idempotent: pg's Pool.end() throws when called twice. */
+  close(): Promise<void> {
+    this.#closing ??= this.#pool.end();
+    return this.#closing;
+  }
+}

@@ -1,0 +1,100 @@
+import { Redis } from 'ioredis';
+import type { Counters } from '../ports.ts';
+import { REDIS_PREFIX } from './keys.ts';
+
+export interface RedisCountersOptions {
+  url: string;
+  /** Prepended to every key (default `vigil:`). */
+  prefix?: string;
+  /** A call not answered within this time rejects (ms, default 1500). */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Counters in Redis, shared by every Vigil instance using the same URL and prefix, so flood and quota limits
+ * hold across instances. Values are integers (INCRBY); TTLs are kept in milliseconds.
+ */
+export class RedisCounters implements Counters {
+  readonly kind = 'redis' as const;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: RedisCountersOptions) {
+    this.#prefix = options.prefix ?? REDIS_PREFIX;
+    this.#redis = new Redis(options.url, {
+      lazyConnect: false,
+      // Queued calls survive a short reconnect, but a down Redis must fail calls fast rather than hang
+      // the request pipeline: refused connections fail after two retries, a silent server after commandTimeout.
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: 2,
+      connectTimeout: 1000,
+      commandTimeout: options.commandTimeoutMs ?? 1500,
+      // Keep reconnecting forever, so service resumes when Redis is back. A queued call fails after two failed
+      // attempts, so the short cap keeps calls failing in about a second during an outage.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 500),
+    });
+    // Connection errors also reject the calls in flight, which is where callers see them. Without a listener
+    // ioredis would print every reconnect failure to the console.
+    this.#redis.on('error', () => undefined);
+  }
+
+  async incr(key: string, by: number, ttlSeconds: number): Promise<number> {
+    checkInteger('by', by);
+    const ttl = ttlMs(ttlSeconds);
+    const k = this.#prefix + key;
+    // MULTI makes the pair atomic; PEXPIRE ... NX (Redis 7) only sets a TTL on a key that has none, i.e. one
+    // this INCRBY just created, so later increments never extend a window.
+    const replies = await this.#redis.multi().incrby(k, by).pexpire(k, ttl, 'NX').exec();
+    const [error, value] = replies?.[0] ?? [new Error('Redis transaction was aborted'), null];
+    if (error) throw error;
+    if (typeof value !== 'number') throw new Error(`unexpected INCRBY reply: ${String(value)}`);
+    return value;
+  }
+
+  async get(key: string): Promise<number> {
+    const value = await this.#redis.get(this.#prefix + key);
+    if (value === null) return 0;
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new Error(`counter ${key} holds a non-integer value`);
+    return n;
+  }
+
+  async setIfAbsent(key: string, value: number, ttlSeconds: number): Promise<boolean> {
+    checkInteger('value', value);
+    const reply = await this.#redis.set(this.#prefix + key, value, 'PX', ttlMs(ttlSeconds), 'NX');
+    return reply === 'OK';
+  }
+
+  async ping(): Promise<void> {
+    await this.#redis.ping();
+  }
+
+  /** Idempotent. QUIT lets in-flight calls finish; a connection that is not up is simply dropped. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    if (this.#redis.status === 'ready') {
+      try {
+        await this.#redis.quit();
+        return;
+      } catch {
+        // Fall through: the connection died while quitting.
+      }
+    }
+    this.#redis.disconnect();
+  }
+}
+
+// Same argument rules as MemoryCounters, so code tested in memory behaves the same on Redis.
+function checkInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a safe integer, got ${value}`);
+}
+
+function ttlMs(ttlSeconds: number): number {
+  if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new RangeError(`ttlSeconds must be a positive number, got ${ttlSeconds}`);
+  return Math.ceil(ttlSeconds * 1000);
+}
