@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
@@ -34,16 +34,23 @@ export interface App {
   recorder: Recorder;
 }
 
+function hopsTrusted(n: number): (addr: string, hop: number) => boolean {
+  return (_addr, hop) => hop < n;
+}
+
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** The composition root: picks nothing itself (stores are opened by the caller), wires modules. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, store, counters, logger } = deps;
   const clock = deps.clock ?? (() => new Date());
+  // Typed as Fastify's logger interface so the instance keeps its default generics.
+  const fastifyLogger: FastifyBaseLogger = logger;
   const app = Fastify({
-    loggerInstance: logger,
+    loggerInstance: fastifyLogger,
     disableRequestLogging: true,
-    trustProxy: config.trustProxy,
+    // A hop count becomes the equivalent function: trust the nearest `n` proxies.
+    trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).
     http: { maxHeaderSize: 128 * 1024 },
     bodyLimit: 2 * 1024 * 1024,

@@ -115,7 +115,8 @@ if (isEntry) {
     },
     (err: unknown) => {
       const known = err instanceof ConfigError || err instanceof AccountsError || (err instanceof Error && /^seed file/.test(err.message));
-      process.stderr.write(`vigil: ${known ? (err as Error).message : String(err instanceof Error ? (err.stack ?? err.message) : err)}\n`);
+      const text = err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err);
+      process.stderr.write(`vigil: ${text}\n`);
       process.exit(1);
     },
   );

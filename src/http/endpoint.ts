@@ -16,6 +16,8 @@ export interface EndpointDef {
   description: string;
   /** Query parameters specific to this endpoint (documentation). */
   query?: Record<string, { type: 'string'; description: string; required?: boolean; example?: string }>;
+  /** A valid input for this endpoint (docs and the shared test matrix). */
+  sample: Record<string, string>;
   /** Module names accepted in `params`; empty when the method has no modules. */
   modules?: readonly string[];
   /** `data` is an object keyed by subject (bulk): CSV and Newline give one block per key. */
@@ -23,7 +25,7 @@ export interface EndpointDef {
   /** Error code for input Fastify rejects before the handler (bad JSON body, odd Content-Type). */
   inputErrorCode?: ErrorCode;
   /** Live answer. Throw ApiError for invalid input. */
-  live(ctx: RequestContext): Promise<unknown> | unknown;
+  live(ctx: RequestContext): unknown;
   /** Test-mode answer: same shape, deterministic per input, no quota, events or network. */
-  test(ctx: RequestContext): Promise<unknown> | unknown;
+  test(ctx: RequestContext): unknown;
 }

@@ -34,7 +34,9 @@ function openApiQuery(def: EndpointDef): Record<string, unknown> {
     explain: { type: 'string', enum: ['yes', 'no'] },
     ...(def.modules?.length ? { params: { type: 'string', description: `Comma-separated modules: ${def.modules.join(', ')}` } } : {}),
   };
-  return { type: 'object', properties: { ...(def.query ?? {}), ...common }, required: Object.entries(def.query ?? {}).filter(([, v]) => v.required).map(([k]) => k) };
+  const own = Object.fromEntries(Object.entries(def.query ?? {}).map(([k, { required: _r, example, ...schema }]) => [k, example === undefined ? schema : { ...schema, examples: [example] }]));
+  const required = Object.entries(def.query ?? {}).filter(([, v]) => v.required).map(([k]) => k);
+  return { type: 'object', properties: { ...own, ...common }, ...(required.length ? { required } : {}) };
 }
 
 /** Registers one endpoint behind the common pipeline. */

@@ -12,7 +12,9 @@ export function monthOf(now: Date): string {
  * Reserving before the work keeps concurrent calls exact; a failed call gives its unit back.
  */
 export class QuotaGate {
-  private readonly seeded = new Set<string>();
+  /** When each counter was last seeded; re-checked now and then in case Redis lost the key. */
+  private readonly seeded = new Map<string, number>();
+  private static readonly RESEED_MS = 10 * 60 * 1000;
 
   constructor(
     private readonly counters: Counters,
@@ -24,9 +26,13 @@ export class QuotaGate {
     if (plan.monthlyQuota === null) return undefined;
     const month = monthOf(now);
     const key = counterKeys.quota(accountId, month);
-    if (!this.seeded.has(key)) {
-      await this.counters.setIfAbsent(key, await this.usage.monthTotal(accountId, month), QUOTA_TTL_SECONDS);
-      this.seeded.add(key);
+    const seededAt = this.seeded.get(key);
+    if (seededAt === undefined || now.getTime() - seededAt > QuotaGate.RESEED_MS) {
+      // setIfAbsent is a no-op while the counter exists, so re-seeding never double counts.
+      if (seededAt === undefined || (await this.counters.get(key)) === 0) {
+        await this.counters.setIfAbsent(key, await this.usage.monthTotal(accountId, month), QUOTA_TTL_SECONDS);
+      }
+      this.seeded.set(key, now.getTime());
     }
     const n = await this.counters.incr(key, 1, QUOTA_TTL_SECONDS);
     if (n > plan.monthlyQuota) {

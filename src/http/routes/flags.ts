@@ -22,7 +22,7 @@ export function registerFlagRoutes(app: FastifyInstance): void {
   });
   app.get<{ Params: { size: string; file: string } }>('/flags/png/:size/:file', { schema: { hide: true } }, (req, reply) => {
     const m = /^([a-zA-Z]{2})\.png$/.exec(req.params.file);
-    const size = PNG_SIZES.find((s) => s === req.params.size) as PngSize | undefined;
+    const size: PngSize | undefined = PNG_SIZES.find((s) => s === req.params.size);
     return send(m?.[1] && size ? flagFilePath(size, m[1].toLowerCase()) : null, 'image/png')(req, reply);
   });
 }

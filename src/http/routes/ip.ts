@@ -6,6 +6,7 @@ export const ipEndpoint: EndpointDef = {
   method: 'GET',
   summary: "The caller's IP address",
   description: 'Returns the address the request came from, as `data`. Needs no key and counts toward nothing.',
+  sample: {},
   live: (ctx) => ctx.ip,
   test: (ctx) => ctx.ip,
 };

@@ -30,6 +30,7 @@ export function countryEndpoint(data: CountryData): EndpointDef {
       'Name (translated per `lang`), GeoNames ids, capital, population, dialing code, EU membership, neighbours, TLD and continent; ' +
       'modules `language`, `flag`, `currency` and `timezone` (with sun times at the capital) on request through `params`.',
     query: { CountryCode: { type: 'string', required: true, description: 'ISO 3166-1 alpha-2 code, e.g. DE', example: 'DE' } },
+    sample: { CountryCode: 'DE' },
     modules: COUNTRY_MODULES,
     live: (ctx) => answer(ctx, ctx.now),
     test: (ctx) => answer(ctx, TEST_MODE_INSTANT),
