@@ -30,9 +30,11 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-async function startServer(env: Record<string, string>): Promise<Running> {
+/** `viaNpm` runs the README's `npm start`; otherwise the same command npm runs, without npm in between (for signals). */
+async function startServer(env: Record<string, string>, viaNpm = false): Promise<Running> {
   const port = await freePort();
-  const child = spawn('npm', ['start', '--silent'], {
+  const [cmd, args] = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve']];
+  const child = spawn(cmd, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
@@ -80,7 +82,7 @@ describe('black box: first start on an empty store', () => {
   let s: Running;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vigil-bb-'));
-    s = await startServer({ DATA_DIR: dir });
+    s = await startServer({ DATA_DIR: dir }, true);
   });
   after(async () => {
     if (s.child.exitCode === null) await stop(s);
@@ -100,13 +102,21 @@ describe('black box: first start on an empty store', () => {
     assert.equal(body.data.countryName, 'Germany');
   });
 
-  it('SIGTERM stops gracefully with exit code 0, and a restart keeps the key without a new bootstrap', async () => {
+  it('SIGTERM stops gracefully with exit code 0 after flushing usage; a restart keeps the key without a new bootstrap', async () => {
     const key = /live key: (svc_live_[A-Za-z0-9]+)/.exec(s.output())?.[1] ?? '';
-    assert.equal(await stop(s), 0);
-    s = await startServer({ DATA_DIR: dir });
+    assert.ok(key);
+    await stop(s);
+    const env = { DATA_DIR: dir, ADMIN_TOKEN: 'blackbox-admin-token-0001' };
+    s = await startServer(env);
     assert.doesNotMatch(s.output(), /first start/);
     const body = (await (await fetch(`http://127.0.0.1:${s.port}/lookup/country?CountryCode=FR`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string };
     assert.equal(body.status, 'success');
+    assert.equal(await stop(s), 0);
+    assert.match(s.output(), /shutting down/);
+    s = await startServer(env);
+    const usage = (await (await fetch(`http://127.0.0.1:${s.port}/admin/accounts/default/usage`, { headers: { authorization: `Bearer ${env.ADMIN_TOKEN}` } })).json()) as { data: { total: number } };
+    // Two live calls in all (one per run), both written: the second only by the shutdown flush.
+    assert.equal(usage.data.total, 2);
   });
 });
 
@@ -190,7 +200,7 @@ describe('black box: seeded server and hostile transport input', () => {
   it('odd Content-Types and bodies on GET do not break the answer', async () => {
     for (const ct of ['application/x-unknown', 'application/json', 'text/plain; charset=bogus', 'multipart/form-data']) {
       const body = await new Promise<string>((resolve, reject) => {
-        const req = rawRequest(url(`/lookup/country?CountryCode=DE&key=${SEED_KEY}`), { method: 'GET', headers: { 'content-type': ct } }, (res) => {
+        const req = rawRequest(url(`/lookup/country?CountryCode=DE&key=${SEED_KEY}`), { method: 'GET', headers: { 'content-type': ct, 'content-length': '9' } }, (res) => {
           let d = '';
           res.on('data', (c: Buffer) => (d += c.toString()));
           res.on('end', () => resolve(`${res.statusCode} ${d}`));

@@ -15,16 +15,22 @@ export interface LanguageBlock {
   native: string;
 }
 
+/**
+ * Sun events as local `HH:mm:ss` in the block's zone. An event that does not happen on that day
+ * (no sunrise in polar day or night, no astronomical night in a northern summer) is `null`, never
+ * a placeholder string. `transit` (solar noon) always exists; `dayLength` is `24:00:00` in polar
+ * day and `00:00:00` in polar night.
+ */
 export interface SunInfo {
-  sunset: string;
-  sunrise: string;
+  sunset: string | null;
+  sunrise: string | null;
   transit: string;
-  civilTwilightBegin: string;
-  civilTwilightEnd: string;
-  nauticalTwilightBegin: string;
-  nauticalTwilightEnd: string;
-  astronomicalTwilightBegin: string;
-  astronomicalTwilightEnd: string;
+  civilTwilightBegin: string | null;
+  civilTwilightEnd: string | null;
+  nauticalTwilightBegin: string | null;
+  nauticalTwilightEnd: string | null;
+  astronomicalTwilightBegin: string | null;
+  astronomicalTwilightEnd: string | null;
   dayLength: string;
 }
 
@@ -55,7 +61,7 @@ export interface CountryResult {
   currency?: CurrencyBlock | null;
   language?: LanguageBlock | null;
   timezone?: TimezoneBlock | null;
-  flag?: FlagBlock;
+  flag?: FlagBlock | null;
   countryIsEU: boolean;
   countryNeighbours: string;
   tld: string | null;
