@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
@@ -48,7 +48,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const fastifyLogger: FastifyBaseLogger = logger;
   const app = Fastify({
     loggerInstance: fastifyLogger,
-    disableRequestLogging: true,
+    // Fastify's per-request lines are replaced by our own debug line (with key values redacted).
+    logController: new LogController({ disableRequestLogging: true }),
     // A hop count becomes the equivalent function: trust the nearest `n` proxies.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).

@@ -37,7 +37,8 @@ async function startServer(env: Record<string, string>, viaNpm = false): Promise
   const child = spawn(cmd, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: false,
+    // Own process group, so stopping `npm start` also reaches the server npm started.
+    detached: true,
   });
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
@@ -53,12 +54,12 @@ async function startServer(env: Record<string, string>, viaNpm = false): Promise
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  child.kill('SIGKILL');
+  if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
   throw new Error(`server did not start: ${out}`);
 }
 
 async function stop(s: Running): Promise<number | null> {
-  s.child.kill('SIGTERM');
+  if (s.child.pid !== undefined) process.kill(-s.child.pid, 'SIGTERM');
   return s.exited;
 }
 
