@@ -21,9 +21,24 @@ export class Metrics {
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
   }
 
+  // Label-bound children, looked up once per label set: prom-client hashes labels on every call otherwise.
+  private readonly requestChildren = new Map<string, { inc(): void }>();
+  private readonly latencyChildren = new Map<string, { observe(v: number): void }>();
+
   observe(operation: string, code: number, seconds: number): void {
-    this.requests.inc({ operation, code: String(code) });
-    this.latency.observe({ operation }, seconds);
+    const key = `${operation}|${code}`;
+    let counter = this.requestChildren.get(key);
+    if (!counter) {
+      counter = this.requests.labels({ operation, code: String(code) });
+      this.requestChildren.set(key, counter);
+    }
+    counter.inc();
+    let histogram = this.latencyChildren.get(operation);
+    if (!histogram) {
+      histogram = this.latency.labels({ operation });
+      this.latencyChildren.set(operation, histogram);
+    }
+    histogram.observe(seconds);
   }
 
   text(): Promise<string> {

@@ -7,6 +7,22 @@ import { clockText, durationText, readZone, type ZoneReading } from './zone-cloc
  * local `HH:mm:ss` in that zone. Events the sun does not reach that day are null (see SunInfo).
  */
 export function sunInfo(zone: string, lat: number, lon: number, day: Pick<ZoneReading, 'year' | 'month' | 'day' | 'offsetSeconds'>): SunInfo {
+  // Sun times change once a local day, and computing them costs ten ICU readings: memoise per
+  // place and local date. A copy is returned so callers may change their answer freely.
+  const key = `${zone}|${lat}|${lon}|${day.year}-${day.month}-${day.day}|${day.offsetSeconds}`;
+  let info = memo.get(key);
+  if (info === undefined) {
+    info = computeSunInfo(zone, lat, lon, day);
+    if (memo.size >= MAX_MEMO) memo.clear();
+    memo.set(key, info);
+  }
+  return { ...info };
+}
+
+const MAX_MEMO = 8192;
+const memo = new Map<string, SunInfo>();
+
+function computeSunInfo(zone: string, lat: number, lon: number, day: Pick<ZoneReading, 'year' | 'month' | 'day' | 'offsetSeconds'>): SunInfo {
   // suncalc solves for the solar day nearest the instant it is given; local noon picks the local
   // calendar day even where the zone's offset is far from the longitude's (Kiribati at UTC+14).
   const localNoon = Date.UTC(day.year, day.month - 1, day.day, 12) - day.offsetSeconds * 1000;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { numericAbbreviation } from './abbreviation.ts';
 import { timezoneBlock } from './timezone.ts';
-import { durationText, parseLongOffset } from './zone-clock.ts';
+import { durationText, parseLongOffset, readZone, readZoneWithIcu } from './zone-clock.ts';
 
 const BERLIN = [52.52, 13.405] as const;
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
@@ -164,5 +164,20 @@ describe('time helpers', () => {
     assert.equal(durationText(59.6), '00:01:00');
     assert.equal(durationText(58_813), '16:20:13');
     assert.equal(durationText(86_400), '24:00:00');
+  });
+});
+
+describe('readZone memoised offsets agree with ICU', () => {
+  const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham', 'America/St_Johns', 'Africa/Casablanca', 'UTC'];
+  // Instants around the 2026 DST changes and a spread through the year, including the minute edges.
+  const instants = [
+    Date.UTC(2026, 2, 29, 0, 59, 59), Date.UTC(2026, 2, 29, 1, 0, 0), Date.UTC(2026, 2, 8, 6, 59, 59), Date.UTC(2026, 2, 8, 7, 0, 0),
+    Date.UTC(2026, 9, 25, 0, 59, 59), Date.UTC(2026, 9, 25, 1, 0, 0), Date.UTC(2026, 3, 5, 15, 29, 59), Date.UTC(2026, 3, 5, 15, 30, 0),
+    ...Array.from({ length: 40 }, (_, i) => Date.UTC(2026, 0, 1) + i * 9_123_457_000),
+  ];
+  it('for every zone and instant', () => {
+    for (const zone of zones) {
+      for (const t of instants) assert.deepEqual(readZone(zone, t), readZoneWithIcu(zone, t), `${zone} ${new Date(t).toISOString()}`);
+    }
   });
 });

@@ -53,8 +53,35 @@ export function parseLongOffset(text: string): number {
   return m[1] === '+' ? seconds : -seconds;
 }
 
+// Offsets only change at whole-minute instants (tzdata transitions), so the offset read for one
+// minute serves every instant of that minute; the wall clock is then plain arithmetic.
+const minuteOffsets = new Map<string, number>();
+
 /** Reads `instant` on the wall clock of `zone`; throws RangeError for an unknown zone. */
 export function readZone(zone: string, instant: Date | number): ZoneReading {
+  const ms = typeof instant === 'number' ? instant : instant.getTime();
+  const minute = Math.floor(ms / 60000);
+  const key = `${zone}|${minute}`;
+  let offsetSeconds = minuteOffsets.get(key);
+  if (offsetSeconds === undefined) {
+    offsetSeconds = readZoneWithIcu(zone, ms).offsetSeconds;
+    if (minuteOffsets.size >= MAX_CACHED_ZONES * 4) minuteOffsets.clear();
+    minuteOffsets.set(key, offsetSeconds);
+  }
+  const local = new Date(ms + offsetSeconds * 1000);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+    offsetSeconds,
+  };
+}
+
+/** The ICU reading itself; readZone memoises its offset. */
+export function readZoneWithIcu(zone: string, instant: Date | number): ZoneReading {
   const reading: ZoneReading = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, offsetSeconds: 0 };
   for (const { type, value } of formatterFor(zone).formatToParts(instant)) {
     if (type === 'timeZoneName') reading.offsetSeconds = parseLongOffset(value);
