@@ -51,7 +51,13 @@ export async function main(argv: string[], env: Record<string, string | undefine
       return -1; // keep running
     case 'seed': {
       if (!sub) throw new AccountsError('invalid', 'usage: vigil seed FILE');
-      const seed = parseSeed(readFileSync(sub, 'utf8'));
+      let text: string;
+      try {
+        text = readFileSync(sub, 'utf8');
+      } catch (e) {
+        throw new Error(`seed file ${sub} cannot be read: ${(e as Error).message}`);
+      }
+      const seed = parseSeed(text);
       print(await withAccounts(config, (svc) => svc.applySeed(seed)));
       return 0;
     }
@@ -114,6 +120,12 @@ if (isEntry) {
       if (code >= 0) process.exit(code);
     },
     (err: unknown) => {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+        // A bad option or stray argument is a usage error, like an unknown command.
+        process.stderr.write(`vigil: ${(err as Error).message}\n\n${USAGE}\n`);
+        process.exit(2);
+      }
       const known = err instanceof ConfigError || err instanceof AccountsError || (err instanceof Error && /^seed file/.test(err.message));
       const text = err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err);
       process.stderr.write(`vigil: ${text}\n`);

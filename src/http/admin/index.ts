@@ -15,19 +15,21 @@ export interface AdminDeps {
 }
 
 const Hosts = z.array(z.string()).max(1000);
-const Settings = z.object({ autoBlacklistConfirmedFraud: z.boolean(), dailyDeletionLimit: z.number().int().min(0) }).partial();
-const Subscription = z.object({ expiresAt: z.iso.datetime({ offset: true }).nullable() }).nullable();
-const NewAccountBody = z.object({
-  id: z.string().optional(),
-  plan: z.string().default('premium'),
+const Settings = z.object({ autoBlacklistConfirmedFraud: z.boolean(), dailyDeletionLimit: z.number().int().min(0) }).partial().strict();
+const Subscription = z.object({ expiresAt: z.iso.datetime({ offset: true }).nullable() }).strict().nullable();
+const AccountFields = {
   status: z.enum(['active', 'inactive']).optional(),
   subscription: Subscription.optional(),
   authorizedHosts: Hosts.optional(),
   settings: Settings.optional(),
-}).strict();
-const PatchAccountBody = NewAccountBody.omit({ id: true }).partial().strict();
+};
+const NewAccountBody = z.object({ id: z.string().optional(), plan: z.string().default('premium'), ...AccountFields }).strict();
+// No default for `plan` here: zod 4 applies defaults inside optional(), so a PATCH without `plan`
+// would otherwise move the account to premium.
+const PatchAccountBody = z.object({ plan: z.string().optional(), ...AccountFields }).strict();
 const NewKeyBody = z.object({ kind: z.enum(['live', 'test']).default('live') }).strict();
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD');
+const UsageQuery = z.object({ from: Day.optional(), to: Day.optional() });
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof z.ZodError) {
@@ -45,6 +47,21 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
   void app.register(
     (admin, _opts, done) => {
       admin.addHook('preHandler', adminGuard(deps.adminToken));
+      // The operator API is not part of the public API document (/openapi.json, /docs).
+      admin.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
+      // Unreadable bodies (bad JSON, unsupported Content-Type, too large) get the admin error shape
+      // with a real HTTP status, not the API envelope; anything else is a 500 without internals.
+      admin.setErrorHandler((err, req, reply) => {
+        const status = (err as { statusCode?: unknown }).statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          const why = status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON or has an unsupported Content-Type.';
+          return adminError(reply, status, 'invalid_request', why);
+        }
+        req.log.error({ err }, 'admin request failed');
+        return adminError(reply, 500, 'internal', 'The request failed; see the server log.');
+      });
       const ok = (data: unknown) => ({ status: 'success', data });
       const guarded = <T>(fn: () => Promise<T>, status = 200) => async (reply: FastifyReply) => {
         try {
@@ -104,8 +121,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         guarded(async () => {
           await deps.accounts.getAccount(req.params.id);
           const today = deps.clock().toISOString().slice(0, 10);
-          const from = Day.parse(req.query.from ?? `${today.slice(0, 7)}-01`);
-          const to = Day.parse(req.query.to ?? today);
+          const query = UsageQuery.parse(req.query ?? {});
+          const from = query.from ?? `${today.slice(0, 7)}-01`;
+          const to = query.to ?? today;
           const rows = await deps.store.usage.list(req.params.id, from, to);
           return { accountId: req.params.id, from, to, total: rows.reduce((n, r) => n + r.count, 0), rows };
         })(reply),
