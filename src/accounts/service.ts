@@ -42,9 +42,12 @@ export class AccountService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Writes the built-in plans (idempotent; operators' own plans are left alone). */
+  /** Creates the built-in plans that are missing; an operator's edits to one are kept across restarts. */
   async ensureBuiltinPlans(): Promise<void> {
-    for (const plan of BUILTIN_PLANS) await this.store.accounts.upsertPlan({ ...plan, methods: [...plan.methods], modules: [...plan.modules] });
+    const existing = new Set((await this.store.accounts.listPlans()).map((p) => p.id));
+    for (const plan of BUILTIN_PLANS) {
+      if (!existing.has(plan.id)) await this.store.accounts.upsertPlan({ ...plan, methods: [...plan.methods], modules: [...plan.modules] });
+    }
   }
 
   listPlans(): Promise<Plan[]> {
@@ -79,8 +82,9 @@ export class AccountService {
       createdAt: this.now().toISOString(),
     };
     await this.validate(account);
-    await this.store.accounts.upsertAccount(account);
-    return account;
+    const stored = this.normalise(account);
+    await this.store.accounts.upsertAccount(stored);
+    return stored;
   }
 
   async updateAccount(id: string, patch: AccountPatch): Promise<Account> {
@@ -94,8 +98,9 @@ export class AccountService {
       settings: { ...current.settings, ...patch.settings },
     };
     await this.validate(next);
-    await this.store.accounts.upsertAccount(next);
-    return next;
+    const stored = this.normalise(next);
+    await this.store.accounts.upsertAccount(stored);
+    return stored;
   }
 
   disableAccount(id: string): Promise<Account> {
@@ -174,6 +179,13 @@ export class AccountService {
       createdAt: this.now().toISOString(),
       revokedAt: null,
     };
+  }
+
+  /** Stored form of an expiry (what the store gives back), so every answer shows the same text. */
+  private normalise(account: Account): Account {
+    const exp = account.subscription?.expiresAt;
+    if (exp == null || Number.isNaN(Date.parse(exp))) return account;
+    return { ...account, subscription: { expiresAt: new Date(exp).toISOString() } };
   }
 
   private async validate(account: Account): Promise<void> {

@@ -127,7 +127,9 @@ if (isEntry) {
         process.exit(2);
       }
       const known = err instanceof ConfigError || err instanceof AccountsError || (err instanceof Error && /^seed file/.test(err.message));
-      const text = err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err);
+      // Stack traces only on request: an operator needs the message (store unreachable, bad secret file).
+      const verbose = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
+      const text = err instanceof Error ? (known || !verbose ? err.message : (err.stack ?? err.message)) : String(err);
       process.stderr.write(`vigil: ${text}\n`);
       process.exit(1);
     },

@@ -258,10 +258,10 @@ describe('admin accounts', () => {
     const a = data<AccountView>(await admin('POST', '/admin/accounts', body), 201);
     assert.equal(a.status, 'inactive');
     assert.equal(a.planId, 'standard');
-    assert.deepEqual(a.subscription, { expiresAt: '2030-01-01T00:00:00Z' });
+    assert.deepEqual(a.subscription, { expiresAt: '2030-01-01T00:00:00.000Z' });
     assert.deepEqual(a.authorizedHosts, body.authorizedHosts);
     assert.deepEqual(a.settings, { autoBlacklistConfirmedFraud: false, dailyDeletionLimit: 7 });
-    // The store keeps expiresAt as a normalized ISO instant; the POST answer echoes the input form.
+    // The POST answer and later reads show the same stored form of expiresAt.
     const stored = data<AccountView>(await admin('GET', '/admin/accounts/full'));
     assert.equal(stored.subscription?.expiresAt, '2030-01-01T00:00:00.000Z');
     assert.deepEqual({ ...stored, subscription: null }, { ...a, subscription: null });

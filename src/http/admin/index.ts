@@ -28,7 +28,10 @@ const NewAccountBody = z.object({ id: z.string().optional(), plan: z.string().de
 // would otherwise move the account to premium.
 const PatchAccountBody = z.object({ plan: z.string().optional(), ...AccountFields }).strict();
 const NewKeyBody = z.object({ kind: z.enum(['live', 'test']).default('live') }).strict();
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD');
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar day');
 const UsageQuery = z.object({ from: Day.optional(), to: Day.optional() });
 
 function fail(reply: FastifyReply, err: unknown): FastifyReply {
