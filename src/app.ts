@@ -50,6 +50,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     loggerInstance: fastifyLogger,
     // Fastify's per-request lines are replaced by our own debug line (with key values redacted).
     logController: new LogController({ disableRequestLogging: true }),
+    // No per-request child logger: request lines are ours (register-endpoint) and carry their own
+    // fields; a pino child per request costs more than the rest of a country answer.
+    childLoggerFactory: (logger) => logger,
     // A hop count becomes the equivalent function: trust the nearest `n` proxies.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).
@@ -61,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const accounts = new AccountService(store, deps.secret, clock);
-  const keys = new CachedKeyResolver(accounts, deps.secret);
+  const keys = new CachedKeyResolver(accounts);
   const metrics = new Metrics(deps.processMetrics ?? true);
   const recorder = new Recorder(store, logger);
   recorder.start();

@@ -1,6 +1,7 @@
 import type { ErrorCode } from './errors.ts';
 import type { RequestContext } from './context.ts';
 import type { OperationName } from './operations.ts';
+import type { DatasetInfo } from '../intel/country/facts.ts';
 
 /** JSON Schema fragment, used for the OpenAPI document only (inputs are validated by handlers). */
 export type JsonSchema = Record<string, unknown>;
@@ -22,6 +23,8 @@ export interface EndpointDef {
   modules?: readonly string[];
   /** `data` is an object keyed by subject (bulk): CSV and Newline give one block per key. */
   keyed?: boolean;
+  /** Datasets the answer is built from; `explain=yes` lists them with their versions. */
+  datasets?: readonly DatasetInfo[];
   /** Error code for input Fastify rejects before the handler (bad JSON body, odd Content-Type). */
   inputErrorCode?: ErrorCode;
   /** Live answer. Throw ApiError for invalid input. */

@@ -1,5 +1,5 @@
 import { compileHostMatcher } from '../accounts/authorized-hosts.ts';
-import { hashKey } from '../accounts/keys.ts';
+import { createHash } from 'node:crypto';
 import type { AccountService } from '../accounts/service.ts';
 import type { Caller } from './context.ts';
 import type { KeyResolver } from './pipeline/key.ts';
@@ -15,13 +15,14 @@ export class CachedKeyResolver implements KeyResolver {
 
   constructor(
     private readonly accounts: AccountService,
-    private readonly secret: string,
     private readonly ttlMs = 5000,
     private readonly maxEntries = 10000,
   ) {}
 
   async resolve(plaintext: string): Promise<Caller | null> {
-    const id = hashKey(this.secret, plaintext);
+    // The cache is keyed by a fast unkeyed digest: it lives only in this process's memory for a
+    // few seconds, and the keyed hash (HMAC under SECRET_KEY) is what the store sees.
+    const id = createHash('sha256').update(plaintext).digest('base64');
     const now = Date.now();
     const hit = this.entries.get(id);
     if (hit && hit.expires > now) return hit.caller;

