@@ -222,7 +222,7 @@ describe('cli plans, accounts and keys (SQLite)', () => {
     assert.equal(none.subscription, null);
     assert.equal(none.planId, 'premium', 'premium is the default plan');
     const dated = ok<AccountOut>(await vigil(['accounts', 'create', '--id', 'dated', '--expires', '2031-05-01T00:00:00Z'], env));
-    assert.deepEqual(dated.subscription, { expiresAt: '2031-05-01T00:00:00Z' });
+    assert.deepEqual(dated.subscription, { expiresAt: '2031-05-01T00:00:00.000Z' }, 'shown in its stored form');
   });
 
   let liveId = '';
