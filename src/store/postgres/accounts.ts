@@ -10,8 +10,8 @@ import {
   isoSql,
   isoTimestamp,
   isoTimestampOrNull,
-  keyKind,
 } from './values.ts';
+import { type KeyRow, toKey } from '../rows.ts';
 
 interface PlanRow {
   id: string;
@@ -33,15 +33,6 @@ interface AccountRow {
   hosts: unknown;
 }
 
-interface KeyRow {
-  id: string;
-  account_id: string;
-  hash: string;
-  kind: string;
-  hint: string;
-  created_at: string;
-  revoked_at: string | null;
-}
 
 const PLAN_COLUMNS = 'id, methods, modules, monthly_quota::text AS monthly_quota, flood_limit, flood_window_seconds';
 
@@ -203,14 +194,3 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-function toKey(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    hash: row.hash,
-    kind: keyKind(row.kind),
-    hint: row.hint,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}

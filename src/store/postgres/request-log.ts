@@ -1,15 +1,8 @@
 import type { Pool } from 'pg';
 import type { RequestLogEntry, RequestLogPort } from '../ports.ts';
-import { isoSql, isoTimestamp, keyKind } from './values.ts';
+import { isoSql, isoTimestamp } from './values.ts';
+import { type LogRow, toLogEntry } from '../rows.ts';
 
-interface LogRow {
-  account_id: string;
-  user_id: string;
-  operation: string;
-  ip: string | null;
-  mode: string;
-  at: string;
-}
 
 const Q = {
   // One statement for the whole batch; WITH ORDINALITY keeps the identity order equal to the batch order.
@@ -52,14 +45,7 @@ export class PostgresRequestLog implements RequestLogPort {
 
   async listByUser(accountId: string, userId: string): Promise<RequestLogEntry[]> {
     const { rows } = await this.pool.query<LogRow>({ ...Q.listByUser, values: [accountId, userId] });
-    return rows.map((row) => ({
-      accountId: row.account_id,
-      userId: row.user_id,
-      operation: row.operation,
-      ip: row.ip,
-      mode: keyKind(row.mode),
-      at: row.at,
-    }));
+    return rows.map(toLogEntry);
   }
 
   async deleteByUser(accountId: string, userId: string): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { Account, AccountsPort, ApiKeyRecord, Plan } from '../ports.ts';
-import { accountStatus, decodeSettings, decodeStringList, isoTimestamp, isoTimestampOrNull, keyKind, settle } from './values.ts';
+import { accountStatus, decodeSettings, decodeStringList, isoTimestamp, isoTimestampOrNull, settle } from './values.ts';
+import { type KeyRow, toKey } from '../rows.ts';
 
 interface PlanRow {
   id: string;
@@ -25,15 +26,6 @@ interface AccountRow {
 
 type AccountColumns = Omit<AccountRow, 'hosts'>;
 
-interface KeyRow {
-  id: string;
-  account_id: string;
-  hash: string;
-  kind: string;
-  hint: string;
-  created_at: string;
-  revoked_at: string | null;
-}
 
 const SELECT_ACCOUNT = `
   SELECT a.*, (SELECT json_group_array(h.host ORDER BY h.ordinal) FROM account_hosts h WHERE h.account_id = a.id) AS hosts
@@ -203,14 +195,3 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-function toKey(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    hash: row.hash,
-    kind: keyKind(row.kind),
-    hint: row.hint,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}

@@ -1,15 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { RequestLogEntry, RequestLogPort } from '../ports.ts';
-import { isoTimestamp, keyKind, settle } from './values.ts';
+import { isoTimestamp, settle } from './values.ts';
+import { type LogRow, toLogEntry } from '../rows.ts';
 
-interface LogRow {
-  account_id: string;
-  user_id: string;
-  operation: string;
-  ip: string | null;
-  mode: string;
-  at: string;
-}
 
 function prepare(db: Database) {
   return {
@@ -49,7 +42,7 @@ export class SqliteRequestLog implements RequestLogPort {
   }
 
   listByUser(accountId: string, userId: string): Promise<RequestLogEntry[]> {
-    return settle(() => this.statements.listByUser.all(accountId, userId).map(toEntry));
+    return settle(() => this.statements.listByUser.all(accountId, userId).map(toLogEntry));
   }
 
   deleteByUser(accountId: string, userId: string): Promise<number> {
@@ -68,13 +61,3 @@ function toRow(entry: RequestLogEntry): LogRow {
   };
 }
 
-function toEntry(row: LogRow): RequestLogEntry {
-  return {
-    accountId: row.account_id,
-    userId: row.user_id,
-    operation: row.operation,
-    ip: row.ip,
-    mode: keyKind(row.mode),
-    at: row.at,
-  };
-}
