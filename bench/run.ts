@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import { freePort } from '../test/helpers/free-port.ts';
 
 const KEY = 'svc_live_bench00000000000000000001';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -38,18 +38,6 @@ async function load(url: string, opts: { connections: number; rate?: number; hea
   const r = await autocannon({ url, connections: opts.connections, duration: DURATION, ...(opts.rate ? { overallRate: opts.rate } : {}), headers: opts.headers ?? {} });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
-}
-
-/** A port nobody listens on now, so a stale server from an earlier run can never answer for us. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import { sharedEngineData } from '../helpers/harness.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'cli-test-secret-0123456789abcdefghijklmn';
@@ -35,18 +35,6 @@ const EXAMPLE_SEED = {
     },
   ],
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Run {
   code: number | null;
