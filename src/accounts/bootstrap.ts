@@ -1,7 +1,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../store/ports.ts';
-import type { AccountService } from './service.ts';
+import { AccountsError, type AccountService } from './service.ts';
 
 export const BOOTSTRAP_FILE = 'bootstrap-keys.json';
 
@@ -18,7 +18,14 @@ export interface BootstrapResult {
  */
 export async function bootstrapIfEmpty(store: Store, accounts: AccountService, dataDir: string): Promise<BootstrapResult | null> {
   if ((await store.accounts.countAccounts()) > 0) return null;
-  const account = await accounts.createAccount({ id: 'default', plan: 'premium' });
+  let account;
+  try {
+    account = await accounts.createAccount({ id: 'default', plan: 'premium' });
+  } catch (err) {
+    // Another instance sharing the store bootstrapped first: its keys are the ones printed.
+    if (err instanceof AccountsError && err.kind === 'conflict') return null;
+    throw err;
+  }
   const live = await accounts.createKey(account.id, 'live');
   const test = await accounts.createKey(account.id, 'test');
   mkdirSync(dataDir, { recursive: true });

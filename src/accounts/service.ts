@@ -71,7 +71,6 @@ export class AccountService {
   async createAccount(input: NewAccount): Promise<Account> {
     const id = input.id ?? `acct_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(id)) throw new AccountsError('invalid', 'account ids are 1-64 letters, digits, _ . -');
-    if (await this.store.accounts.getAccount(id)) throw new AccountsError('conflict', `account "${id}" already exists`);
     const account: Account = {
       id,
       status: input.status ?? 'active',
@@ -83,7 +82,7 @@ export class AccountService {
     };
     await this.validate(account);
     const stored = this.normalise(account);
-    await this.store.accounts.upsertAccount(stored);
+    if (!(await this.store.accounts.insertAccount(stored))) throw new AccountsError('conflict', `account "${id}" already exists`);
     return stored;
   }
 

@@ -81,6 +81,8 @@ export interface AccountsPort {
 
   /** Inserts or replaces the whole account record (idempotent seed). */
   upsertAccount(account: Account): Promise<void>;
+  /** Inserts a new account; false (and nothing written) when the id exists. Atomic across instances. */
+  insertAccount(account: Account): Promise<boolean>;
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   countAccounts(): Promise<number>;

@@ -27,3 +27,20 @@ describe('built-in plans', () => {
     assert.deepEqual((await t.accounts.getAccount(a.id)).subscription, a.subscription);
   });
 });
+
+describe('first-start bootstrap', () => {
+  it('creates one premium account with a live and a test key, once; a racing second instance backs off', async () => {
+    const { bootstrapIfEmpty } = await import('../../src/accounts/bootstrap.ts');
+    const b = await makeTestApp();
+    try {
+      const [first, second] = await Promise.all([bootstrapIfEmpty(b.store, b.accounts, b.dir), bootstrapIfEmpty(b.store, b.accounts, b.dir)]);
+      const made = [first, second].filter((r) => r !== null);
+      assert.equal(made.length, 1);
+      assert.equal((await b.accounts.getAccount('default')).planId, 'premium');
+      assert.equal((await b.accounts.listKeys('default')).length, 2);
+      assert.equal(await bootstrapIfEmpty(b.store, b.accounts, b.dir), null);
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -88,6 +88,21 @@ export function runStoreContract(name: string, factory: () => Promise<Store>): v
     });
 
     describe('accounts', () => {
+      it('insertAccount creates once: a second insert of the id writes nothing and says false', async () => {
+        const id = uid('acct');
+        const first = makeAccount(id, { authorizedHosts: ['a.example.com', '10.0.0.0/8'] });
+        assert.equal(await store.accounts.insertAccount(first), true);
+        assert.equal(await store.accounts.insertAccount(makeAccount(id, { status: 'inactive', authorizedHosts: ['other.example'] })), false);
+        assert.deepEqual(await store.accounts.getAccount(id), first);
+      });
+
+      it('concurrent inserts of one id: exactly one wins', async () => {
+        const id = uid('acct');
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.accounts.insertAccount(makeAccount(id, { authorizedHosts: [`h${i}.example.com`] }))));
+        assert.equal(results.filter(Boolean).length, 1);
+        assert.equal((await store.accounts.getAccount(id))?.authorizedHosts.length, 1);
+      });
+
       it('upserts and reads the whole record back', async () => {
         const account = makeAccount(uid('acct'));
         await store.accounts.upsertAccount(account);

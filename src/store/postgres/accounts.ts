@@ -69,6 +69,13 @@ const Q = {
         subscription_expires_at = EXCLUDED.subscription_expires_at, settings = EXCLUDED.settings,
         created_at = EXCLUDED.created_at`,
   },
+  insertAccount: {
+    name: 'vigil_insert_account',
+    text: `
+      INSERT INTO accounts (id, status, plan_id, subscribed, subscription_expires_at, settings, created_at)
+      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+      ON CONFLICT (id) DO NOTHING`,
+  },
   deleteHosts: { name: 'vigil_delete_hosts', text: 'DELETE FROM account_hosts WHERE account_id = $1' },
   insertHosts: {
     name: 'vigil_insert_hosts',
@@ -116,20 +123,21 @@ export class PostgresAccounts implements AccountsPort {
   }
 
   async upsertAccount(account: Account): Promise<void> {
-    const values = [
-      account.id,
-      account.status,
-      account.planId,
-      account.subscription !== null,
-      isoTimestampOrNull(account.subscription?.expiresAt ?? null),
-      JSON.stringify(account.settings),
-      isoTimestamp(account.createdAt),
-    ];
+    const values = accountValues(account);
     // The account upsert locks its row first, so concurrent upserts of one account replace hosts one at a time.
     await withTransaction(this.pool, async (client) => {
       await client.query({ ...Q.upsertAccount, values });
       await client.query({ ...Q.deleteHosts, values: [account.id] });
       await client.query({ ...Q.insertHosts, values: [account.id, account.authorizedHosts] });
+    });
+  }
+
+  async insertAccount(account: Account): Promise<boolean> {
+    return withTransaction(this.pool, async (client) => {
+      const inserted = await client.query({ ...Q.insertAccount, values: accountValues(account) });
+      if (inserted.rowCount === 0) return false;
+      await client.query({ ...Q.insertHosts, values: [account.id, account.authorizedHosts] });
+      return true;
     });
   }
 
@@ -170,6 +178,18 @@ export class PostgresAccounts implements AccountsPort {
     const result = await this.pool.query({ ...Q.revokeKey, values: [isoTimestamp(at), id] });
     return (result.rowCount ?? 0) > 0;
   }
+}
+
+function accountValues(account: Account): unknown[] {
+  return [
+    account.id,
+    account.status,
+    account.planId,
+    account.subscription !== null,
+    isoTimestampOrNull(account.subscription?.expiresAt ?? null),
+    JSON.stringify(account.settings),
+    isoTimestamp(account.createdAt),
+  ];
 }
 
 function toPlan(row: PlanRow): Plan {

@@ -50,6 +50,10 @@ function prepare(db: Database) {
         status = excluded.status, plan_id = excluded.plan_id, subscribed = excluded.subscribed,
         subscription_expires_at = excluded.subscription_expires_at, settings = excluded.settings,
         created_at = excluded.created_at`),
+    insertAccount: db.prepare<AccountColumns>(`
+      INSERT INTO accounts (id, status, plan_id, subscribed, subscription_expires_at, settings, created_at)
+      VALUES (@id, @status, @plan_id, @subscribed, @subscription_expires_at, @settings, @created_at)
+      ON CONFLICT (id) DO NOTHING`),
     deleteHosts: db.prepare<[string]>('DELETE FROM account_hosts WHERE account_id = ?'),
     insertHost: db.prepare<[string, number, string]>('INSERT INTO account_hosts (account_id, ordinal, host) VALUES (?, ?, ?)'),
     getAccount: db.prepare<[string], AccountRow>(`${SELECT_ACCOUNT} WHERE a.id = ?`),
@@ -70,6 +74,7 @@ type Statements = ReturnType<typeof prepare>;
 export class SqliteAccounts implements AccountsPort {
   #statements: Statements | undefined;
   readonly #replaceAccount: (account: Account) => void;
+  readonly #insertAccount: (account: Account) => boolean;
 
   constructor(private readonly db: Database) {
     this.#replaceAccount = db.transaction((account: Account) => {
@@ -77,6 +82,12 @@ export class SqliteAccounts implements AccountsPort {
       s.upsertAccount.run(accountColumns(account));
       s.deleteHosts.run(account.id);
       account.authorizedHosts.forEach((host, ordinal) => s.insertHost.run(account.id, ordinal, host));
+    });
+    this.#insertAccount = db.transaction((account: Account) => {
+      const s = this.statements;
+      if (s.insertAccount.run(accountColumns(account)).changes === 0) return false;
+      account.authorizedHosts.forEach((host, ordinal) => s.insertHost.run(account.id, ordinal, host));
+      return true;
     });
   }
 
@@ -113,6 +124,10 @@ export class SqliteAccounts implements AccountsPort {
     return settle(() => {
       this.#replaceAccount(account);
     });
+  }
+
+  insertAccount(account: Account): Promise<boolean> {
+    return settle(() => this.#insertAccount(account));
   }
 
   getAccount(id: string): Promise<Account | null> {
