@@ -3,7 +3,10 @@ import { invalidHostEntry } from './authorized-hosts.ts';
 import { keyKind } from './keys.ts';
 
 /** The seed file format of decisions.md; loaded idempotently by `vigil seed` and SEED_FILE. */
-const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'ids are 1-64 letters, digits, _ . -');
+/** Account and plan ids: 1-64 letters, digits, _ . - (not starting with punctuation). */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const ID_RULE = 'ids are 1-64 letters, digits, _ . -';
+const Id = z.string().regex(ID_PATTERN, ID_RULE);
 
 export const SeedPlanSchema = z.object({
   id: Id,

@@ -3,7 +3,7 @@ import type { Account, AccountSettings, ApiKeyRecord, KeyKind, Plan, Store, Subs
 import { invalidHostEntry } from './authorized-hosts.ts';
 import { BUILTIN_PLANS } from './plans.ts';
 import { generateKey, hashKey, keyKind, newKeyId } from './keys.ts';
-import type { Seed } from './seed.ts';
+import { ID_PATTERN, ID_RULE, type Seed } from './seed.ts';
 
 /** A failure an operator caused (unknown plan, bad host entry...); CLI and admin API show its message. */
 export class AccountsError extends Error {
@@ -70,7 +70,7 @@ export class AccountService {
 
   async createAccount(input: NewAccount): Promise<Account> {
     const id = input.id ?? `acct_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(id)) throw new AccountsError('invalid', 'account ids are 1-64 letters, digits, _ . -');
+    if (!ID_PATTERN.test(id)) throw new AccountsError('invalid', `account ${ID_RULE}`);
     const account: Account = {
       id,
       status: input.status ?? 'active',

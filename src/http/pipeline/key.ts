@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.ts';
 import type { Caller } from '../context.ts';
+import { readParam } from '../params.ts';
 
 /** The API key of a request: `Authorization: Bearer` wins over the `key` query parameter. */
 export function extractKey(query: Readonly<Record<string, unknown>>, authorization: string | string[] | undefined): string | undefined {
@@ -7,9 +8,7 @@ export function extractKey(query: Readonly<Record<string, unknown>>, authorizati
     const m = /^Bearer(?:\s+(.*))?$/i.exec(authorization.trim());
     if (m) return m[1]?.trim() ?? '';
   }
-  const q = query.key;
-  if (Array.isArray(q)) throw new ApiError(101, 'The "key" parameter must be given once.');
-  return typeof q === 'string' ? q : undefined;
+  return readParam(query, 'key', 101);
 }
 
 export interface KeyResolver {

@@ -3,11 +3,8 @@
  * `migrate()` applies the versions not yet in `schema_migrations`, in order, in one transaction under an
  * advisory lock. Never edit a released step: append a new one.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from '../migration.ts';
+import type { Migration } from '../migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   {

@@ -3,11 +3,8 @@
  * `schema_migrations`, in order, inside one transaction. Never edit a released step: append a new one.
  * Keep the PostgreSQL list (../postgres/migrations.ts) in step with this one.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration } from '../migration.ts';
+import type { Migration } from '../migration.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
