@@ -96,6 +96,31 @@ function plan(node: ConditionNode): Plan {
 
 type Predicate = (subject: object) => boolean;
 
+/** Rough relative cost of evaluating a plan, to order siblings (equality < text scans < CIDR < regex). */
+function cost(p: Plan): number {
+  if (p.kind !== 'leaf') return p.children.reduce((n, c) => n + cost(c), 0);
+  switch (p.cond.op) {
+    case 'matches':
+      return 20;
+    case 'in_cidr':
+      return 6;
+    case 'contains':
+    case 'starts_with':
+    case 'ends_with':
+      return 3;
+    case 'eq':
+    case 'neq':
+    case 'in':
+    case 'not_in':
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+    case 'exists':
+      return 1;
+  }
+}
+
 function predicate(p: Plan): Predicate {
   if (p.kind === 'leaf') {
     const { read, test, whenMissing } = p;
@@ -104,7 +129,8 @@ function predicate(p: Plan): Predicate {
       return v === undefined || v === null ? whenMissing : test(v);
     };
   }
-  const children = p.children.map(predicate);
+  // Pure tests commute, so cheap ones run first: an `all` fails (an `any` holds) before a regex runs.
+  const children = [...p.children].sort((a, b) => cost(a) - cost(b)).map(predicate);
   if (children.length === 1) return children[0] ?? (() => p.kind === 'all');
   if (p.kind === 'all') {
     return (s) => {
