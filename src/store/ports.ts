@@ -1,3 +1,5 @@
+import type { BlacklistType, CustomRule, EventKind } from '../policy/types.ts';
+
 /**
  * Store ports: the persistence contract every implementation (SQLite, PostgreSQL) fulfils.
  * Dates cross the port as ISO-8601 strings (UTC); days as `YYYY-MM-DD`; months as `YYYY-MM`.
@@ -111,11 +113,195 @@ export interface RequestLogPort {
   deleteByUser(accountId: string, userId: string): Promise<number>;
 }
 
+export interface BlacklistEntry {
+  type: BlacklistType;
+  /** Normalised value (see src/policy/blacklists/normalise.ts). */
+  value: string;
+  /** Free text from the operator or the source (`feedback`, `import:file.txt`); null when none. */
+  note: string | null;
+  createdAt: string;
+}
+
+/**
+ * Custom rules and blacklists of each account. Every change bumps the account's policy version in the
+ * same transaction, so instances holding an in-memory copy can tell it is stale with one cheap read.
+ */
+export interface PolicyPort {
+  /** Current version of the account's rules and lists; 0 when nothing was ever saved. */
+  version(accountId: string): Promise<number>;
+
+  /** Rules of the account in id order (CR101 < CR102 < CR1000), enabled or not. */
+  listRules(accountId: string): Promise<CustomRule[]>;
+  getRule(accountId: string, id: string): Promise<CustomRule | null>;
+  /**
+   * Saves a new rule. `rule.id` may be empty: the store assigns the next free `CR` number (101 up, never
+   * reused within the account). Returns the stored rule. Fails with a conflict when the id exists.
+   */
+  insertRule(accountId: string, rule: CustomRule): Promise<CustomRule>;
+  /** Replaces an existing rule (same id); false when there is none. */
+  replaceRule(accountId: string, rule: CustomRule): Promise<boolean>;
+  deleteRule(accountId: string, id: string): Promise<boolean>;
+
+  /** Adds entries (already normalised); existing (type, value) pairs are left as they are. Returns how many were new. */
+  addBlacklist(accountId: string, entries: BlacklistEntry[]): Promise<number>;
+  /** Removes entries; returns how many existed. */
+  removeBlacklist(accountId: string, type: BlacklistType, values: string[]): Promise<number>;
+  /** Entries of one type (or all), ordered by type then value; `limit`/`after` page through large lists. */
+  listBlacklist(accountId: string, opts: { type?: BlacklistType; limit?: number; after?: { type: BlacklistType; value: string } }): Promise<BlacklistEntry[]>;
+  /** Counts per type. */
+  countBlacklist(accountId: string): Promise<Partial<Record<BlacklistType, number>>>;
+  /** Every entry of the account as [type, value] pairs, streamed in pages (for the in-memory index). */
+  allBlacklistValues(accountId: string): Promise<Array<[BlacklistType, string]>>;
+}
+
+export interface StoredEvent {
+  accountId: string;
+  /** Integer, unique per account, increasing in creation order. */
+  eventId: number;
+  kind: EventKind;
+  /** 0-100 for IP and payment risk; 0-1 for profanity; 0-3 for email scores; 100 for invalid/spam verdicts. */
+  risk: number;
+  /** Masked where personal (emails, phones, card numbers, text). */
+  subject: string;
+  userId: string | null;
+  operation: string;
+  createdAt: string;
+  /** The scored result summary (as delivered to webhooks). */
+  summary: Record<string, unknown>;
+}
+
+export interface NewEvent {
+  accountId: string;
+  kind: EventKind;
+  risk: number;
+  subject: string;
+  userId: string | null;
+  operation: string;
+  createdAt: string;
+  summary: Record<string, unknown>;
+}
+
+export interface EventFilter {
+  kind?: EventKind;
+  riskMin?: number;
+  riskMax?: number;
+  /** ISO timestamps, inclusive from, exclusive to. */
+  from?: string;
+  to?: string;
+  userId?: string;
+  /** Page: events with eventId below this (newest first). */
+  before?: number;
+  limit?: number;
+}
+
+export interface Webhook {
+  id: string;
+  accountId: string;
+  url: string;
+  /** The signing secret as stored: sealed (encrypted) by the webhook service, opened only to sign. */
+  secret: string;
+  createdAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  /** Increasing: delivery order per webhook is id order. */
+  id: number;
+  accountId: string;
+  webhookId: string;
+  eventId: number;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface DeliveryAttempt {
+  deliveryId: number;
+  webhookId: string;
+  eventId: number;
+  attemptedAt: string;
+  /** HTTP status of the receiver's answer; null when no answer (refused, timeout). */
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** A delivery job claimed by one worker, with what it needs to send it. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  webhook: Webhook;
+  event: StoredEvent;
+}
+
+/**
+ * Events, webhooks and their transactional outbox. An event and one delivery job per webhook of the
+ * account are written in one transaction; workers claim the oldest pending job of each webhook only
+ * (so delivery is in event order per webhook), under a lease, safely from several instances.
+ */
+export interface EventsPort {
+  /** Stores the event and a pending delivery for every webhook of the account, atomically; returns the event with its id. */
+  insertEvent(event: NewEvent): Promise<StoredEvent>;
+  getEvent(accountId: string, eventId: number): Promise<StoredEvent | null>;
+  /** Newest first. */
+  listEvents(accountId: string, filter: EventFilter): Promise<StoredEvent[]>;
+
+  addWebhook(webhook: Webhook): Promise<void>;
+  listWebhooks(accountId: string): Promise<Webhook[]>;
+  getWebhook(accountId: string, id: string): Promise<Webhook | null>;
+  /** Removes the webhook and its pending deliveries; false when there is none. */
+  removeWebhook(accountId: string, id: string): Promise<boolean>;
+  setWebhookSecret(accountId: string, id: string, secret: string): Promise<boolean>;
+
+  /**
+   * Claims up to `limit` due jobs: for each webhook, its oldest pending job when that job is due
+   * (`nextAttemptAt <= now`) and not leased; each claimed job is leased until `leaseUntil`.
+   */
+  claimDue(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records one attempt and its outcome in one transaction, and ends the lease. */
+  recordAttempt(attempt: DeliveryAttempt, outcome: { status: DeliveryStatus; nextAttemptAt: string }): Promise<void>;
+  /** Queues the event again for one webhook or all of the account's webhooks; returns the new jobs. */
+  redeliver(accountId: string, eventId: number, webhookId?: string): Promise<Delivery[]>;
+  listDeliveries(accountId: string, filter: { eventId?: number; webhookId?: string; limit?: number }): Promise<Delivery[]>;
+  /** Attempts of one delivery job, or of all jobs of one event, oldest first. */
+  listAttempts(accountId: string, filter: { deliveryId?: number; eventId?: number }): Promise<DeliveryAttempt[]>;
+  /** The earliest `nextAttemptAt` of any pending job, to sleep until then; null when none. */
+  nextDue(): Promise<string | null>;
+}
+
+/**
+ * Inputs and results of live policy evaluations, kept for backtesting draft rules (and deleted with
+ * the user). Pruned after the retention window.
+ */
+export interface DecisionRecord {
+  accountId: string;
+  group: string;
+  operation: string;
+  userId: string | null;
+  at: string;
+  input: Record<string, unknown>;
+  result: Record<string, unknown>;
+}
+
+export interface DecisionLogPort {
+  append(records: DecisionRecord[]): Promise<void>;
+  /** Records of one account and group in [from, to), oldest first, at most `limit`. */
+  list(accountId: string, group: string, from: string, to: string, limit: number): Promise<DecisionRecord[]>;
+  deleteByUser(accountId: string, userId: string): Promise<number>;
+  /** Removes records older than `before`; returns how many. */
+  prune(before: string): Promise<number>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   readonly accounts: AccountsPort;
   readonly usage: UsagePort;
   readonly requestLog: RequestLogPort;
+  readonly policy: PolicyPort;
+  readonly events: EventsPort;
+  readonly decisions: DecisionLogPort;
   /** Applies pending migrations; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query; rejects otherwise. */

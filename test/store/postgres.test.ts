@@ -6,6 +6,8 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { createTestDatabase, queryOnce, SKIP_PG, type TestDatabase } from './pg-test-database.ts';
 import { runStoreContract } from './store-contract.ts';
+import { runEventsContract } from './events-contract.ts';
+import { runPolicyContract } from './policy-contract.ts';
 
 describe('PostgresStore', { skip: SKIP_PG }, () => {
   let created: TestDatabase | undefined;
@@ -23,6 +25,18 @@ describe('PostgresStore', { skip: SKIP_PG }, () => {
   });
 
   runStoreContract('postgres', async () => {
+    const store = new PostgresStore({ connectionString: db().url, max: 4 });
+    await store.migrate();
+    return store;
+  });
+
+  runEventsContract('postgres', async () => {
+    const store = new PostgresStore({ connectionString: db().url, max: 4 });
+    await store.migrate();
+    return store;
+  });
+
+  runPolicyContract('postgres', async () => {
     const store = new PostgresStore({ connectionString: db().url, max: 4 });
     await store.migrate();
     return store;

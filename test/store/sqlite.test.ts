@@ -9,6 +9,8 @@ import { MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { makeAccount, makeKey, makePlan } from './fixtures.ts';
 import { runStoreContract } from './store-contract.ts';
+import { runEventsContract } from './events-contract.ts';
+import { runPolicyContract } from './policy-contract.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vigil-sqlite-'));
 after(() => {
@@ -26,6 +28,22 @@ runStoreContract('sqlite (:memory:)', async () => {
   await store.migrate();
   return store;
 });
+
+for (const [label, path] of [['file', join(root, 'events', 'vigil.db')], [':memory:', ':memory:']] as const) {
+  runEventsContract(`sqlite (${label})`, async () => {
+    const store = new SqliteStore({ path });
+    await store.migrate();
+    return store;
+  });
+}
+
+for (const [label, path] of [['file', join(root, 'policy', 'vigil.db')], [':memory:', ':memory:']] as const) {
+  runPolicyContract(`sqlite (${label})`, async () => {
+    const store = new SqliteStore({ path });
+    await store.migrate();
+    return store;
+  });
+}
 
 describe('SqliteStore on a file', () => {
   it('creates the directory and puts the file in WAL mode', async () => {

@@ -75,4 +75,128 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX request_log_account_user ON request_log (account_id, user_id);
     `,
   },
+  {
+    version: 2,
+    name: 'custom rules, blacklists, policy versions, decision log',
+    sql: `
+      -- One row per account that ever saved a rule or a list entry. version: bumped in the transaction of every
+      -- change (read on the hot path by primary key); every change locks this row first, so one account's policy
+      -- writes run one at a time. last_rule_number: highest CR number ever assigned, so deleted ids are never
+      -- handed out again.
+      CREATE TABLE policy_versions (
+        account_id       TEXT PRIMARY KEY,
+        version          BIGINT NOT NULL DEFAULT 0,
+        last_rule_number BIGINT NOT NULL DEFAULT 100
+      );
+
+      -- number: the numeric part of the id (CR101 -> 101), for id order (CR101 < CR1000).
+      CREATE TABLE custom_rules (
+        account_id TEXT NOT NULL,
+        id         TEXT NOT NULL,
+        number     BIGINT NOT NULL,
+        title      TEXT NOT NULL,
+        rule_group TEXT NOT NULL,
+        enabled    BOOLEAN NOT NULL,
+        conditions JSONB NOT NULL,
+        action     JSONB NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, id),
+        CHECK (number >= 101 AND id = 'CR' || number)
+      );
+      CREATE UNIQUE INDEX custom_rules_account_number ON custom_rules (account_id, number);
+
+      -- COLLATE "C": the primary key index is in code-point order, as SQLite sorts, so ordered pages and keyset
+      -- pagination read the index directly whatever the database's collation.
+      CREATE TABLE blacklist_entries (
+        account_id TEXT NOT NULL,
+        type       TEXT COLLATE "C" NOT NULL,
+        value      TEXT COLLATE "C" NOT NULL,
+        note       TEXT,
+        created_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, type, value)
+      );
+
+      CREATE TABLE decision_log (
+        id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        rule_group TEXT NOT NULL,
+        operation  TEXT NOT NULL,
+        user_id    TEXT,
+        at         TIMESTAMPTZ NOT NULL,
+        input      JSONB NOT NULL,
+        result     JSONB NOT NULL
+      );
+      CREATE INDEX decision_log_account_group_at ON decision_log (account_id, rule_group, at, id);
+      CREATE INDEX decision_log_account_user ON decision_log (account_id, user_id) WHERE user_id IS NOT NULL;
+      CREATE INDEX decision_log_at ON decision_log (at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'events, webhooks, deliveries, delivery attempts',
+    sql: `
+      -- Per-account event counter: insertEvent() upserts it ... RETURNING, which locks the row until commit,
+      -- so concurrent inserts of one account get distinct, increasing ids.
+      CREATE TABLE event_counters (
+        account_id    TEXT PRIMARY KEY,
+        last_event_id BIGINT NOT NULL
+      );
+
+      -- summary is JSON (not JSONB) so the object comes back exactly as written, key order included.
+      CREATE TABLE events (
+        account_id TEXT NOT NULL,
+        event_id   BIGINT NOT NULL,
+        kind       TEXT NOT NULL,
+        risk       DOUBLE PRECISION NOT NULL,
+        subject    TEXT NOT NULL,
+        user_id    TEXT,
+        operation  TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        summary    JSON NOT NULL,
+        PRIMARY KEY (account_id, event_id)
+      );
+      CREATE INDEX events_account_user ON events (account_id, user_id, event_id);
+      CREATE INDEX events_account_created ON events (account_id, created_at);
+
+      CREATE TABLE webhooks (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        url        TEXT NOT NULL,
+        secret     TEXT NOT NULL, -- sealed by the webhook service, never the plaintext
+        created_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX webhooks_account ON webhooks (account_id);
+
+      -- The outbox: one job per (event, webhook); delivery order per webhook is id order.
+      -- Removing a webhook removes its jobs and their attempts.
+      CREATE TABLE deliveries (
+        id              BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id      TEXT NOT NULL,
+        webhook_id      TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id        BIGINT NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TIMESTAMPTZ NOT NULL,
+        locked_until    TIMESTAMPTZ, -- lease of the worker sending it; NULL when not leased
+        created_at      TIMESTAMPTZ NOT NULL,
+        delivered_at    TIMESTAMPTZ,
+        FOREIGN KEY (account_id, event_id) REFERENCES events (account_id, event_id) ON DELETE CASCADE
+      );
+      -- Heads of the queues: the oldest pending job of each webhook, without scanning delivered history.
+      CREATE INDEX deliveries_pending_head ON deliveries (webhook_id, id) WHERE status = 'pending';
+      CREATE INDEX deliveries_webhook ON deliveries (webhook_id, id);
+      CREATE INDEX deliveries_event ON deliveries (account_id, event_id);
+
+      CREATE TABLE delivery_attempts (
+        id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        delivery_id  BIGINT NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+        attempted_at TIMESTAMPTZ NOT NULL,
+        http_status  INTEGER, -- NULL: no answer (refused, timeout)
+        latency_ms   INTEGER NOT NULL,
+        error        TEXT
+      );
+      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id);
+    `,
+  },
 ];

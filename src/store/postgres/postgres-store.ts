@@ -1,6 +1,9 @@
 import pg from 'pg';
-import type { AccountsPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { PostgresAccounts } from './accounts.ts';
+import { PostgresDecisionLog } from './decisions.ts';
+import { PostgresEvents } from './events.ts';
+import { PostgresPolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
 import { PostgresRequestLog } from './request-log.ts';
 import { PostgresUsage } from './usage.ts';
@@ -19,6 +22,9 @@ export class PostgresStore implements Store {
   readonly accounts: AccountsPort;
   readonly usage: UsagePort;
   readonly requestLog: RequestLogPort;
+  readonly policy: PolicyPort;
+  readonly events: EventsPort;
+  readonly decisions: DecisionLogPort;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -35,6 +41,9 @@ export class PostgresStore implements Store {
     this.accounts = new PostgresAccounts(this.#pool);
     this.usage = new PostgresUsage(this.#pool);
     this.requestLog = new PostgresRequestLog(this.#pool);
+    this.policy = new PostgresPolicy(this.#pool);
+    this.events = new PostgresEvents(this.#pool);
+    this.decisions = new PostgresDecisionLog(this.#pool);
   }
 
   migrate(): Promise<void> {

@@ -75,4 +75,124 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX request_log_account_user ON request_log (account_id, user_id);
     `,
   },
+  {
+    version: 2,
+    name: 'custom rules, blacklists, policy versions, decision log',
+    sql: `
+      -- One row per account that ever saved a rule or a list entry. version: bumped in the transaction of every
+      -- change (read on the hot path by primary key). last_rule_number: highest CR number ever assigned, so
+      -- deleted ids are never handed out again.
+      CREATE TABLE policy_versions (
+        account_id       TEXT PRIMARY KEY,
+        version          INTEGER NOT NULL DEFAULT 0,
+        last_rule_number INTEGER NOT NULL DEFAULT 100
+      ) STRICT, WITHOUT ROWID;
+
+      -- number: the numeric part of the id (CR101 -> 101), for id order (CR101 < CR1000).
+      CREATE TABLE custom_rules (
+        account_id TEXT NOT NULL,
+        id         TEXT NOT NULL,
+        number     INTEGER NOT NULL,
+        title      TEXT NOT NULL,
+        rule_group TEXT NOT NULL,
+        enabled    INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+        conditions TEXT NOT NULL, -- JSON object ({all: [...]} or {any: [...]})
+        action     TEXT NOT NULL, -- JSON object ({type, score?})
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, id),
+        CHECK (number >= 101 AND id = 'CR' || number)
+      ) STRICT, WITHOUT ROWID;
+      CREATE UNIQUE INDEX custom_rules_account_number ON custom_rules (account_id, number);
+
+      -- TEXT compares byte-wise (code-point order), as PostgreSQL's COLLATE "C" columns do.
+      CREATE TABLE blacklist_entries (
+        account_id TEXT NOT NULL,
+        type       TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        note       TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, type, value)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE decision_log (
+        id         INTEGER PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        rule_group TEXT NOT NULL,
+        operation  TEXT NOT NULL,
+        user_id    TEXT,
+        at         TEXT NOT NULL,
+        input      TEXT NOT NULL, -- JSON object
+        result     TEXT NOT NULL  -- JSON object
+      ) STRICT;
+      CREATE INDEX decision_log_account_group_at ON decision_log (account_id, rule_group, at, id);
+      CREATE INDEX decision_log_account_user ON decision_log (account_id, user_id) WHERE user_id IS NOT NULL;
+      CREATE INDEX decision_log_at ON decision_log (at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'events, webhooks, deliveries, delivery attempts',
+    sql: `
+      -- Per-account event counter: insertEvent() allocates last_event_id + 1 in its (IMMEDIATE) transaction.
+      CREATE TABLE event_counters (
+        account_id    TEXT PRIMARY KEY,
+        last_event_id INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE events (
+        account_id TEXT NOT NULL,
+        event_id   INTEGER NOT NULL,
+        kind       TEXT NOT NULL,
+        risk       REAL NOT NULL,
+        subject    TEXT NOT NULL,
+        user_id    TEXT,
+        operation  TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        summary    TEXT NOT NULL, -- JSON object, kept as written (key order included)
+        PRIMARY KEY (account_id, event_id)
+      ) STRICT;
+      CREATE INDEX events_account_user ON events (account_id, user_id, event_id);
+      CREATE INDEX events_account_created ON events (account_id, created_at);
+
+      CREATE TABLE webhooks (
+        id         TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        url        TEXT NOT NULL,
+        secret     TEXT NOT NULL, -- sealed by the webhook service, never the plaintext
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX webhooks_account ON webhooks (account_id);
+
+      -- The outbox: one job per (event, webhook). AUTOINCREMENT so ids are never reused: delivery order per
+      -- webhook is id order. Removing a webhook removes its jobs and their attempts.
+      CREATE TABLE deliveries (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id      TEXT NOT NULL,
+        webhook_id      TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id        INTEGER NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        locked_until    TEXT, -- lease of the worker sending it; NULL when not leased
+        created_at      TEXT NOT NULL,
+        delivered_at    TEXT,
+        FOREIGN KEY (account_id, event_id) REFERENCES events (account_id, event_id) ON DELETE CASCADE
+      ) STRICT;
+      -- Heads of the queues: the oldest pending job of each webhook, without scanning delivered history.
+      CREATE INDEX deliveries_pending_head ON deliveries (webhook_id, id) WHERE status = 'pending';
+      CREATE INDEX deliveries_webhook ON deliveries (webhook_id, id);
+      CREATE INDEX deliveries_event ON deliveries (account_id, event_id);
+
+      CREATE TABLE delivery_attempts (
+        id           INTEGER PRIMARY KEY,
+        delivery_id  INTEGER NOT NULL REFERENCES deliveries (id) ON DELETE CASCADE,
+        attempted_at TEXT NOT NULL,
+        http_status  INTEGER, -- NULL: no answer (refused, timeout)
+        latency_ms   INTEGER NOT NULL,
+        error        TEXT
+      ) STRICT;
+      CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id);
+    `,
+  },
 ];

@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { AccountsPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { SqliteAccounts } from './accounts.ts';
+import { SqliteDecisionLog } from './decisions.ts';
+import { SqliteEvents } from './events.ts';
+import { SqlitePolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
 import { SqliteRequestLog } from './request-log.ts';
 import { SqliteUsage } from './usage.ts';
@@ -21,6 +24,9 @@ export class SqliteStore implements Store {
   readonly accounts: AccountsPort;
   readonly usage: UsagePort;
   readonly requestLog: RequestLogPort;
+  readonly policy: PolicyPort;
+  readonly events: EventsPort;
+  readonly decisions: DecisionLogPort;
   readonly #db: Database.Database;
 
   constructor(options: SqliteStoreOptions) {
@@ -35,6 +41,9 @@ export class SqliteStore implements Store {
     this.accounts = new SqliteAccounts(this.#db);
     this.usage = new SqliteUsage(this.#db);
     this.requestLog = new SqliteRequestLog(this.#db);
+    this.policy = new SqlitePolicy(this.#db);
+    this.events = new SqliteEvents(this.#db);
+    this.decisions = new SqliteDecisionLog(this.#db);
   }
 
   migrate(): Promise<void> {
