@@ -9,12 +9,15 @@ import { CachedKeyResolver } from './http/key-cache.ts';
 import { QuotaGate } from './http/pipeline/quota.ts';
 import { Recorder } from './http/recorder.ts';
 import { registerEndpoint } from './http/register-endpoint.ts';
+import type { EndpointDef } from './http/endpoint.ts';
 import { buildEndpoints, type EngineData } from './http/routes/index.ts';
 import { registerFlagRoutes } from './http/routes/flags.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from './http/transport.ts';
 import { Metrics } from './ops/metrics.ts';
+import { applyPolicySeed, createPolicy, type Policy } from './policy/index.ts';
+import type { Seed } from './accounts/seed.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -24,6 +27,8 @@ export interface AppDeps {
   secret: string;
   logger: Logger;
   clock?: () => Date;
+  /** The API endpoints; default: every endpoint of src/http/routes. Tests may add fixtures. */
+  endpoints?: EndpointDef[];
   /** Prometheus default process metrics; off in tests that build many apps. */
   processMetrics?: boolean;
 }
@@ -32,6 +37,9 @@ export interface App {
   app: FastifyInstance;
   accounts: AccountService;
   recorder: Recorder;
+  policy: Policy;
+  /** Applies a whole seed: plans, accounts and keys, then each account's lists, rules and webhooks. */
+  applySeed: (seed: Seed) => Promise<Record<string, number>>;
 }
 
 function hopsTrusted(n: number): (addr: string, hop: number) => boolean {
@@ -68,7 +76,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const metrics = new Metrics(deps.processMetrics ?? true);
   const recorder = new Recorder(store, logger);
   recorder.start();
+  const policy = createPolicy({
+    store,
+    secret: deps.secret,
+    logger,
+    clock,
+    refreshMs: config.policyRefreshMs,
+    decisionLogDays: config.decisionLogDays,
+    logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
+    worker: config.webhookWorker,
+  });
   app.addHook('onClose', async () => {
+    await policy.close();
     await recorder.stop();
   });
 
@@ -91,10 +110,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, logger, clock, baseUrl };
-  for (const def of buildEndpoints(deps.data)) registerEndpoint(app, def, endpointDeps);
+  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
+  for (const def of deps.endpoints ?? buildEndpoints(deps.data)) registerEndpoint(app, def, endpointDeps);
   registerFlagRoutes(app);
   registerHealthRoutes(app, { store, counters, metrics });
-  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock });
-  return { app, accounts, recorder };
+  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store } });
+  const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
+    const done = await accounts.applySeed(seed);
+    keys.clear();
+    return { ...done, ...(await applyPolicySeed(seed, policy)) };
+  };
+  return { app, accounts, recorder, policy, applySeed };
 }

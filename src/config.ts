@@ -38,6 +38,9 @@ const EnvSchema = z
     ),
     SEED_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10000)),
+    DECISION_LOG_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3650).default(30)),
+    POLICY_REFRESH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(3_600_000).default(1000)),
+    WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
   })
   .strip();
 
@@ -57,6 +60,12 @@ export interface Config {
   publicUrl: string | undefined;
   seedFile: string | undefined;
   shutdownTimeoutMs: number;
+  /** Days live policy evaluations are kept for rule backtests; 0 keeps none. */
+  decisionLogDays: number;
+  /** How often an instance compares its in-memory rules and lists with the store's version. */
+  policyRefreshMs: number;
+  /** Whether this instance sends webhook deliveries (several instances may all do so safely). */
+  webhookWorker: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -97,5 +106,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     publicUrl: e.PUBLIC_URL,
     seedFile: e.SEED_FILE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    decisionLogDays: e.DECISION_LOG_DAYS,
+    policyRefreshMs: e.POLICY_REFRESH_MS,
+    webhookWorker: e.WEBHOOK_WORKER === 'on',
   });
 }

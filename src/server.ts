@@ -16,11 +16,11 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const counters = await openCounters({ redisUrl: config.redisUrl });
   const data = loadEngineData();
-  const { app, accounts } = await buildApp({ config, store, counters, data, secret, logger });
+  const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger });
 
   await accounts.ensureBuiltinPlans();
   if (config.seedFile) {
-    const r = await accounts.applySeed(parseSeed(readFileSync(config.seedFile, 'utf8')));
+    const r = await applySeed(parseSeed(readFileSync(config.seedFile, 'utf8')));
     logger.info(r, 'seed applied');
   }
   const boot = await bootstrapIfEmpty(store, accounts, config.dataDir);

@@ -7,6 +7,13 @@ import { parseSeed } from '../accounts/seed.ts';
 import { openStore } from '../store/index.ts';
 import type { Store } from '../store/ports.ts';
 import { serve } from '../server.ts';
+import pino from 'pino';
+import { applyPolicySeed, createPolicy } from '../policy/index.ts';
+import { PolicyError } from '../policy/errors.ts';
+import { RuleError } from '../policy/rules/schema.ts';
+import { WebhookError } from '../policy/webhooks/service.ts';
+import { PolicyConflictError } from '../store/policy-errors.ts';
+import { POLICY_USAGE, policyCommand } from './policy-commands.ts';
 
 const USAGE = `vigil: self-hosted fraud prevention API
 
@@ -20,6 +27,7 @@ Usage:
   vigil keys list ACCOUNT
   vigil keys create ACCOUNT [--test]            prints the new key once
   vigil keys revoke KEY_ID
+${POLICY_USAGE}
 
 Configuration comes from the environment (DATA_DIR, DATABASE_URL, SECRET_KEY, ...): see README.`;
 
@@ -58,7 +66,14 @@ export async function main(argv: string[], env: Record<string, string | undefine
         throw new Error(`seed file ${sub} cannot be read: ${(e as Error).message}`);
       }
       const seed = parseSeed(text);
-      print(await withAccounts(config, (svc) => svc.applySeed(seed)));
+      print(
+        await withAccounts(config, async (svc, store) => {
+          const done = await svc.applySeed(seed);
+          const { secret } = resolveSecret(config.secretKey, config.dataDir);
+          const policy = createPolicy({ store, secret, logger: pino({ level: 'silent' }), clock: () => new Date(), refreshMs: 1000, decisionLogDays: 0, logDecision: undefined, worker: false });
+          return { ...done, ...(await applyPolicySeed(seed, policy)) };
+        }),
+      );
       return 0;
     }
     case 'plans':
@@ -106,6 +121,14 @@ export async function main(argv: string[], env: Record<string, string | undefine
       }
       break;
     }
+    case 'rules':
+    case 'blacklist':
+    case 'webhooks':
+    case 'events': {
+      const code = await policyCommand(config, cmd, sub, rest);
+      if (code !== null) return code;
+      break;
+    }
     default:
       break;
   }
@@ -126,7 +149,14 @@ if (isEntry) {
         process.stderr.write(`vigil: ${(err as Error).message}\n\n${USAGE}\n`);
         process.exit(2);
       }
-      const known = err instanceof ConfigError || err instanceof AccountsError || (err instanceof Error && /^seed file/.test(err.message));
+      const known =
+        err instanceof ConfigError ||
+        err instanceof AccountsError ||
+        err instanceof PolicyError ||
+        err instanceof RuleError ||
+        err instanceof WebhookError ||
+        err instanceof PolicyConflictError ||
+        (err instanceof Error && /^seed file/.test(err.message));
       // Stack traces only on request: an operator needs the message (store unreachable, bad secret file).
       const verbose = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
       const text = err instanceof Error ? (known || !verbose ? err.message : (err.stack ?? err.message)) : String(err);

@@ -2,6 +2,7 @@ import type { ErrorCode } from './errors.ts';
 import type { RequestContext } from './context.ts';
 import type { OperationName } from './operations.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
+import type { EndpointPolicy } from '../policy/types.ts';
 
 /** JSON Schema fragment, used for the OpenAPI document only (inputs are validated by handlers). */
 export type JsonSchema = Record<string, unknown>;
@@ -27,6 +28,12 @@ export interface EndpointDef {
   datasets?: readonly DatasetInfo[];
   /** Error code for input Fastify rejects before the handler (bad JSON body, odd Content-Type). */
   inputErrorCode?: ErrorCode;
+  /**
+   * Custom rules, blacklists and events (src/policy): the rule group and how to find the scored
+   * subjects in the answer. Absent: the method takes no part in the policy layer (country, /ip).
+   * Applied to live and test answers alike; events are raised for live calls only.
+   */
+  policy?: EndpointPolicy;
   /** Live answer. Throw ApiError for invalid input. */
   live(ctx: RequestContext): unknown;
   /** Test-mode answer: same shape, deterministic per input, no quota, events or network. */

@@ -1,14 +1,15 @@
-import type { RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
+import type { DecisionRecord, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
 import type { Logger } from 'pino';
 
 /**
- * Buffers usage increments and request-log entries and writes them in batches, off the hot path.
+ * Buffers usage increments, request-log entries and policy decisions and writes them in batches, off the hot path.
  * Flushed every `intervalMs` and on shutdown; at most one interval of usage rows can be lost if the
  * process is killed hard (quota counters themselves live in the counters store).
  */
 export class Recorder {
   private usage = new Map<string, UsageRow>();
   private log: RequestLogEntry[] = [];
+  private decisions: DecisionRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -34,6 +35,10 @@ export class Recorder {
     this.log.push(entry);
   }
 
+  logDecision(record: DecisionRecord): void {
+    this.decisions.push(record);
+  }
+
   /** Writes what is buffered; concurrent calls queue behind each other. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(() => this.writeBatch());
@@ -48,20 +53,35 @@ export class Recorder {
   private async writeBatch(): Promise<void> {
     const rows = [...this.usage.values()];
     const entries = this.log;
+    const decisions = this.decisions;
     this.usage = new Map();
     this.log = [];
+    this.decisions = [];
+    let written = { usage: false, log: false };
     try {
       if (rows.length > 0) await this.store.usage.add(rows);
+      written = { usage: true, log: false };
       if (entries.length > 0) await this.store.requestLog.append(entries);
+      written = { usage: true, log: true };
+      if (decisions.length > 0) await this.store.decisions.append(decisions);
     } catch (err) {
-      // Put the batch back so the next flush retries it; nothing recorded is dropped on a blip.
+      // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
+      this.decisions.unshift(...decisions);
+      if (written.log) {
+        this.logger.error({ err }, 'failed to write the decision log; will retry');
+        return;
+      }
+      this.log.unshift(...entries);
+      if (written.usage) {
+        this.logger.error({ err }, 'failed to write the request log; will retry');
+        return;
+      }
       for (const r of rows) {
         const k = `${r.accountId}\u0000${r.method}\u0000${r.day}`;
         const cur = this.usage.get(k);
         if (cur) cur.count += r.count;
         else this.usage.set(k, r);
       }
-      this.log.unshift(...entries);
       this.logger.error({ err }, 'failed to write usage and request log; will retry');
     }
   }

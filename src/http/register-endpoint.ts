@@ -10,10 +10,13 @@ import { ServerTiming } from './server-timing.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { scrubUrl } from '../logger.ts';
 import type { Recorder } from './recorder.ts';
+import type { PolicyStage } from '../policy/stage.ts';
+import type { PolicyContribution } from '../policy/types.ts';
 
 export interface EndpointDeps extends PipelineDeps {
   metrics: Metrics;
   recorder: Recorder;
+  policy: PolicyStage;
   logger: Logger;
   clock: () => Date;
   baseUrl: (req: FastifyRequest) => string;
@@ -70,10 +73,21 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       try {
         await runPipeline(def, ctx, deps);
         timing.lap('auth');
-        const data = withExplanation(await (ctx.testMode ? def.test(ctx) : def.live(ctx)), def, ctx);
+        const answer = await (ctx.testMode ? def.test(ctx) : def.live(ctx));
         timing.lap('engine');
-        // The policy layer (custom rules, blacklists, events) plugs in here.
+        const contributions =
+          def.policy && ctx.caller
+            ? await deps.policy.apply(def.policy, answer, {
+                accountId: ctx.caller.account.id,
+                operation: def.operation,
+                live: !ctx.testMode,
+                userId: ctx.options.userId ?? null,
+                now: ctx.now,
+                input: ownInput(def, ctx.query),
+              })
+            : [];
         timing.lap('policy');
+        const data = withExplanation(answer, def, ctx, contributions);
         body = { data, status: 'success', executionTime: timing.elapsedMs() };
         record(ctx, def, deps);
       } catch (err) {
@@ -98,15 +112,24 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
   });
 }
 
+/** The endpoint's own parameters (not key, format...), as custom rules see them under `input.`. */
+function ownInput(def: EndpointDef, query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name of Object.keys(def.query ?? {})) if (query[name] !== undefined) input[name] = query[name];
+  return input;
+}
+
 /**
  * `explain=yes` (decisions.md) adds `explanation` to an object answer: each contribution to a score
- * (none for a lookup without a score) and the name and version of every dataset used. Nothing
- * else in the answer changes.
+ * or flag (the engine's own, then the account's list entries and custom rules that took part) and
+ * the name and version of every dataset used. Nothing else in the answer changes.
  */
-function withExplanation(data: unknown, def: EndpointDef, ctx: RequestContext): unknown {
+function withExplanation(data: unknown, def: EndpointDef, ctx: RequestContext, policy: readonly PolicyContribution[]): unknown {
   if (!ctx.options.explain || data === null || typeof data !== 'object' || Array.isArray(data)) return data;
   const datasets = (def.datasets ?? []).map(({ name, version, source }) => ({ name, version, source }));
-  return { ...data, explanation: { contributions: [], datasets } };
+  const own = (data as { explanation?: { contributions?: unknown } }).explanation?.contributions;
+  const contributions = [...(Array.isArray(own) ? (own as unknown[]) : []), ...policy];
+  return { ...data, explanation: { contributions, datasets } };
 }
 
 function record(ctx: RequestContext, def: EndpointDef, deps: EndpointDeps): void {

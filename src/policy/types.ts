@@ -124,3 +124,8 @@ export interface EndpointPolicy {
   group: RuleGroup | null;
   subjects(data: unknown, input: Readonly<Record<string, unknown>>): PolicySubject[];
 }
+
+/** What `explain=yes` lists for the policy layer: each list entry and custom rule that took part. */
+export type PolicyContribution =
+  | { source: 'blacklist'; type: BlacklistType; value: string; effect: 'blacklisted' }
+  | { source: 'custom_rule'; id: string; title: string; action: RuleAction };

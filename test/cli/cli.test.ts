@@ -6,10 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
@@ -17,11 +16,9 @@ import { loadConfig } from '../../src/config.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import { sharedEngineData } from '../helpers/harness.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { CHILD_TIMEOUT_MS, failed, ok, ROOT, SECRET, tempDir, vigil } from '../helpers/cli-runner.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SECRET = 'cli-test-secret-0123456789abcdefghijklmn';
 const PG_BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const CHILD_TIMEOUT_MS = 30_000;
 
 /** The decisions.md example seed. */
 const EXAMPLE_SEED = {
@@ -35,59 +32,6 @@ const EXAMPLE_SEED = {
     },
   ],
 };
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'vigil-cli-'));
-  dirs.push(d);
-  return d;
-}
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** Runs `node --import tsx src/cli/main.ts ...args` with a minimal environment (nothing inherited but PATH and HOME). */
-function vigil(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), SECRET_KEY: SECRET, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: CHILD_TIMEOUT_MS,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (signal) reject(new Error(`vigil ${args.join(' ')} killed by ${signal} (timeout ${CHILD_TIMEOUT_MS} ms)\n${stdout}\n${stderr}`));
-      else resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Parsed JSON of a successful run. */
-function ok<T>(r: Run): T {
-  assert.equal(r.code, 0, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  assert.equal(r.stderr, '');
-  return JSON.parse(r.stdout) as T;
-}
-
-/** A failed run: exit 1, a one-line `vigil: ...` message matching `why`, no stack trace, nothing on stdout. */
-function failed(r: Run, why: RegExp): void {
-  assert.equal(r.code, 1, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
-  assert.equal(r.stdout, '');
-  assert.match(r.stderr, /^vigil: /);
-  assert.match(r.stderr, why);
-  assert.doesNotMatch(r.stderr, /\n\s+at |node_modules|main\.ts:\d+/, 'no stack trace');
-}
 
 interface AccountOut {
   id: string;
@@ -271,9 +215,9 @@ describe('cli seed', () => {
   it('loads the decisions.md example and is idempotent', async () => {
     const file = join(dir, 'seed.json');
     writeFileSync(file, JSON.stringify(EXAMPLE_SEED));
-    assert.deepEqual(ok(await vigil(['seed', file], env)), { plans: 1, accounts: 1, keysAdded: 2 });
+    assert.deepEqual(ok(await vigil(['seed', file], env)), { plans: 1, accounts: 1, keysAdded: 2, rules: 0, listValues: 1, webhooks: 1 });
     const firstAccounts = ok<AccountOut[]>(await vigil(['accounts', 'list'], env));
-    assert.deepEqual(ok(await vigil(['seed', file], env)), { plans: 1, accounts: 1, keysAdded: 0 });
+    assert.deepEqual(ok(await vigil(['seed', file], env)), { plans: 1, accounts: 1, keysAdded: 0, rules: 0, listValues: 0, webhooks: 0 });
     const secondAccounts = ok<AccountOut[]>(await vigil(['accounts', 'list'], env));
     assert.deepEqual(secondAccounts, firstAccounts);
     assert.deepEqual(secondAccounts.map((a) => a.id), ['acme']);

@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { loadEngineData } from '../../src/data/engine-data.ts';
 import type { EngineData } from '../../src/http/routes/index.ts';
+import type { EndpointDef } from '../../src/http/endpoint.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import type { Counters, Store } from '../../src/store/ports.ts';
 import type { Seed } from '../../src/accounts/seed.ts';
@@ -30,7 +31,9 @@ export interface TestApp extends App {
 }
 
 /** A real app on a real SQLite store in a temp dir, with in-process counters (or Redis when given). */
-export async function makeTestApp(opts: { seed?: Partial<Seed> | object; env?: Record<string, string>; clock?: () => Date; redisUrl?: string } = {}): Promise<TestApp> {
+export async function makeTestApp(
+  opts: { seed?: Partial<Seed> | object; env?: Record<string, string>; clock?: () => Date; redisUrl?: string; endpoints?: (data: EngineData) => EndpointDef[] } = {},
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', ...opts.env });
   const store = await openStore({ dataDir: dir });
@@ -38,9 +41,10 @@ export async function makeTestApp(opts: { seed?: Partial<Seed> | object; env?: R
   const built = await buildApp({
     config, store, counters, data: sharedEngineData(), secret: TEST_SECRET,
     logger: pino({ level: 'silent' }), processMetrics: false, ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.endpoints ? { endpoints: opts.endpoints(sharedEngineData()) } : {}),
   });
   await built.accounts.ensureBuiltinPlans();
-  if (opts.seed) await built.accounts.applySeed(parseSeed(JSON.stringify(opts.seed)));
+  if (opts.seed) await built.applySeed(parseSeed(JSON.stringify(opts.seed)));
   await built.app.ready();
   return {
     ...built, store, counters, config, dir,

@@ -1,5 +1,6 @@
 /**
- * Two app instances on one PostgreSQL database and one Redis share keys, flood limits and quotas.
+ * Two app instances on one PostgreSQL database and one Redis share keys, flood limits, quotas,
+ * rules and lists (through the policy probe of test/helpers/policy-probe.ts) and webhook work.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,9 @@ import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import type { Counters, Store } from '../../src/store/ports.ts';
-import { liveKey, sharedEngineData, TEST_SECRET } from '../helpers/harness.ts';
+import { createServer, type Server } from 'node:http';
+import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_SECRET } from '../helpers/harness.ts';
+import { withPolicyProbe } from '../helpers/policy-probe.ts';
 import { parseSeed } from '../../src/accounts/seed.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,6 +27,8 @@ const dbUrl = (() => {
 
 const KEY = liveKey('scale');
 const QUOTA_KEY = liveKey('scalequota');
+const POLICY_KEY = liveKey('scalepolicy');
+let policyAccount = '';
 const instances: { app: App; store: Store; counters: Counters }[] = [];
 
 before(async () => {
@@ -32,15 +37,16 @@ before(async () => {
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   for (let i = 0; i < 2; i++) {
-    const config = loadConfig({ DATABASE_URL: dbUrl, REDIS_URL, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-not-used' });
+    const config = loadConfig({ DATABASE_URL: dbUrl, REDIS_URL, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-not-used', ADMIN_TOKEN, POLICY_REFRESH_MS: '100' });
     const store = await openStore({ databaseUrl: dbUrl, dataDir: config.dataDir });
     const counters = await openCounters({ redisUrl: REDIS_URL, redisPrefix: `vigil-test-${dbName}:` });
-    const app = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false });
+    const app = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false, endpoints: withPolicyProbe(sharedEngineData()) });
     await app.accounts.ensureBuiltinPlans();
     await app.app.ready();
     instances.push({ app, store, counters });
   }
   const suffix = randomBytes(3).toString('hex');
+  policyAccount = `scalep-${suffix}`;
   await instances[0]?.app.accounts.applySeed(parseSeed(JSON.stringify({
     plans: [
       { id: `shared-${suffix}`, methods: ['*'], modules: [], monthlyQuota: 5, flood: { limit: 4, windowSeconds: 60 } },
@@ -49,6 +55,7 @@ before(async () => {
     accounts: [
       { id: `scale-${suffix}`, plan: `shared-${suffix}`, keys: [KEY] },
       { id: `scaleq-${suffix}`, plan: `quota-${suffix}`, keys: [QUOTA_KEY] },
+      { id: policyAccount, plan: 'premium', keys: [POLICY_KEY] },
     ],
   })));
 });
@@ -89,5 +96,64 @@ describe('scale-out: PostgreSQL store + Redis counters', () => {
       codes.push(body.status === 'success' ? 'ok' : (body.code ?? 0));
     }
     assert.deepEqual(codes, ['ok', 'ok', 'ok', 103]);
+  });
+});
+
+describe('scale-out: rules, lists and webhooks across instances', () => {
+  const inst = (n: number): App => {
+    const i = instances[n];
+    assert.ok(i);
+    return i.app;
+  };
+  const blacklisted = async (n: number, country: string): Promise<boolean> => {
+    const res = await inst(n).app.inject({ method: 'GET', url: '/lookup/country', query: { CountryCode: country, key: POLICY_KEY } });
+    const body = JSON.parse(res.body) as { status: string; data: { blacklisted: boolean } };
+    assert.equal(body.status, 'success', res.body);
+    return body.data.blacklisted;
+  };
+  const admin = (n: number, url: string, payload: object) =>
+    inst(n).app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+
+  it('a list entry added through one instance is used at once there and within the refresh interval on the other', async () => {
+    assert.equal(await blacklisted(0, 'CH'), false);
+    assert.equal(await blacklisted(1, 'CH'), false);
+    const res = await admin(0, `/admin/accounts/${policyAccount}/blacklists`, { type: 'card_country', values: ['CH'] });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(await blacklisted(0, 'CH'), true);
+    let seen = false;
+    const until = Date.now() + 3000;
+    while (!seen && Date.now() < until) {
+      seen = await blacklisted(1, 'CH');
+      if (!seen) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.ok(seen, 'the other instance picked up the change');
+  });
+
+  it('events raised on both instances reach a webhook once each, in event order, with both workers running', async () => {
+    const got: number[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push((JSON.parse(body) as { event_id: number }).event_id);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const addr = receiver.address();
+      const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hook`;
+      const hook = await admin(1, `/admin/accounts/${policyAccount}/webhooks`, { url });
+      assert.equal(hook.statusCode, 201, hook.body);
+      for (let n = 0; n < 12; n++) assert.equal(await blacklisted(n % 2, 'CH'), true);
+      const until = Date.now() + 10_000;
+      while (got.length < 12 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(got.length, 12, `deliveries: ${got.join(',')}`);
+      assert.deepEqual(got, [...got].sort((a, b) => a - b), 'in event order');
+      assert.equal(new Set(got).size, 12, 'each event once');
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });

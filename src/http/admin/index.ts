@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { AccountsError, type AccountService } from '../../accounts/service.ts';
+import type { AccountService } from '../../accounts/service.ts';
 import { SeedPlanSchema } from '../../accounts/seed.ts';
 import type { Store } from '../../store/ports.ts';
 import { adminError, adminGuard } from './guard.ts';
+import { respond } from './respond.ts';
+import { registerPolicyAdminRoutes, type PolicyAdminDeps } from './policy-routes.ts';
 
 export interface AdminDeps {
   accounts: AccountService;
@@ -12,6 +14,7 @@ export interface AdminDeps {
   /** Called after any change to accounts, plans or keys (clears the key cache). */
   onChange: () => void;
   clock: () => Date;
+  policy: PolicyAdminDeps;
 }
 
 const Hosts = z.array(z.string()).max(1000);
@@ -34,17 +37,6 @@ const Day = z
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar day');
 const UsageQuery = z.object({ from: Day.optional(), to: Day.optional() });
 
-function fail(reply: FastifyReply, err: unknown): FastifyReply {
-  if (err instanceof z.ZodError) {
-    return adminError(reply, 400, 'invalid_request', err.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-  }
-  if (err instanceof AccountsError) {
-    const http = err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : 400;
-    return adminError(reply, http, err.kind, err.message);
-  }
-  throw err;
-}
-
 /** Admin HTTP API under /admin (ADMIN_TOKEN): plans, accounts, keys and usage. */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   void app.register(
@@ -65,16 +57,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         req.log.error({ err }, 'admin request failed');
         return adminError(reply, 500, 'internal', 'The request failed; see the server log.');
       });
-      const ok = (data: unknown) => ({ status: 'success', data });
-      const guarded = <T>(fn: () => Promise<T>, status = 200) => async (reply: FastifyReply) => {
-        try {
-          const data = await fn();
-          reply.code(status);
-          return ok(data);
-        } catch (err) {
-          return fail(reply, err);
-        }
-      };
+      const guarded = <T>(fn: () => Promise<T>, status = 200) => (reply: FastifyReply) => respond(reply, fn, status);
       const changed = <T>(v: T): T => {
         deps.onChange();
         return v;
@@ -131,6 +114,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
           return { accountId: req.params.id, from, to, total: rows.reduce((n, r) => n + r.count, 0), rows };
         })(reply),
       );
+      registerPolicyAdminRoutes(admin, { ...deps.policy, accounts: deps.accounts });
       done();
     },
     { prefix: '/admin' },

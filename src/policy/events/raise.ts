@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import type { StoredEvent, Store } from '../../store/ports.ts';
+import type { RaisedEvent } from '../types.ts';
+
+export interface EventOrigin {
+  accountId: string;
+  operation: string;
+  userId: string | null;
+  at: Date;
+}
+
+/**
+ * Stores events raised by live calls. Each event is written with its webhook delivery jobs in one
+ * transaction (the store's outbox); `onStored` wakes the delivery worker so sending starts at once.
+ */
+export class EventRaiser {
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    private readonly onStored: () => void = () => undefined,
+  ) {}
+
+  /**
+   * A store failure is logged and the answer still goes out: the caller asked for a score, and
+   * failing it because the event log is down would turn an outage of one part into an outage of all.
+   */
+  async raise(origin: EventOrigin, events: readonly RaisedEvent[]): Promise<StoredEvent[]> {
+    const stored: StoredEvent[] = [];
+    for (const event of events) {
+      try {
+        stored.push(
+          await this.store.events.insertEvent({
+            accountId: origin.accountId,
+            kind: event.kind,
+            risk: event.risk,
+            subject: event.subject,
+            userId: origin.userId,
+            operation: origin.operation,
+            createdAt: origin.at.toISOString(),
+            summary: event.summary,
+          }),
+        );
+      } catch (err) {
+        this.logger.error({ err, accountId: origin.accountId, kind: event.kind }, 'event could not be stored');
+      }
+    }
+    if (stored.length > 0) this.onStored();
+    return stored;
+  }
+}

@@ -1,0 +1,89 @@
+import type { Logger } from 'pino';
+import type { Seed } from '../accounts/seed.ts';
+import type { DecisionRecord, Store } from '../store/ports.ts';
+import { EventRaiser } from './events/raise.ts';
+import { blacklistType, ListsService } from './lists-service.ts';
+import { RulesService } from './rules-service.ts';
+import { PolicySnapshots } from './snapshots.ts';
+import { PolicyStage } from './stage.ts';
+import { WebhookService } from './webhooks/service.ts';
+import { WebhookWorker } from './webhooks/worker.ts';
+
+export interface PolicyOptions {
+  store: Store;
+  /** SECRET_KEY: seals webhook secrets at rest. */
+  secret: string;
+  logger: Logger;
+  clock: () => Date;
+  refreshMs: number;
+  /** Where decisions go for backtests (the recorder's batch); undefined keeps none. */
+  logDecision: ((record: DecisionRecord) => void) | undefined;
+  /** Days decisions are kept; older ones are pruned hourly. */
+  decisionLogDays: number;
+  /** Start a delivery worker in this process. */
+  worker: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** The policy layer, composed: services for the admin API, CLI and seed, and the pipeline's stage. */
+export interface Policy {
+  snapshots: PolicySnapshots;
+  rules: RulesService;
+  lists: ListsService;
+  webhooks: WebhookService;
+  stage: PolicyStage;
+  worker: WebhookWorker | undefined;
+  close(): Promise<void>;
+}
+
+export function createPolicy(opts: PolicyOptions): Policy {
+  const { store, logger, clock } = opts;
+  const snapshots = new PolicySnapshots(store, logger, opts.refreshMs);
+  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock }) : undefined;
+  const raiser = new EventRaiser(store, logger, () => worker?.wake());
+  worker?.start();
+  const prune = (): void => {
+    const before = new Date(clock().getTime() - opts.decisionLogDays * 24 * HOUR_MS).toISOString();
+    store.decisions.prune(before).catch((err: unknown) => logger.error({ err }, 'pruning the decision log failed'));
+  };
+  const pruner = opts.logDecision ? setInterval(prune, HOUR_MS) : undefined;
+  pruner?.unref();
+  return {
+    snapshots,
+    rules: new RulesService(store, snapshots, clock),
+    lists: new ListsService(store, snapshots, clock),
+    webhooks: new WebhookService(store, opts.secret, clock, () => worker?.wake()),
+    stage: new PolicyStage(snapshots, raiser, opts.logDecision),
+    worker,
+    close: async () => {
+      clearInterval(pruner);
+      await worker?.stop();
+    },
+  };
+}
+
+/**
+ * The policy parts of a seed (blacklists, customRules, webhooks), idempotently: list values are
+ * added (existing ones kept), rules are created or replaced (by id, else by group and title), and a
+ * webhook is added unless the account already has one with the same URL (its secret is then kept).
+ */
+export async function applyPolicySeed(seed: Seed, policy: Pick<Policy, 'rules' | 'lists' | 'webhooks'>): Promise<{ rules: number; listValues: number; webhooks: number }> {
+  let rules = 0;
+  let listValues = 0;
+  let webhooks = 0;
+  for (const account of seed.accounts) {
+    for (const list of account.blacklists) listValues += (await policy.lists.add(account.id, blacklistType(list.type), list.values, { note: 'seed' })).changed;
+    for (const rule of account.customRules) {
+      await policy.rules.upsertFromSeed(account.id, rule);
+      rules++;
+    }
+    const existing = new Set((await policy.webhooks.list(account.id)).map((w) => w.url));
+    for (const hook of account.webhooks) {
+      if (existing.has(hook.url)) continue;
+      await policy.webhooks.add(account.id, hook.url, hook.secret);
+      webhooks++;
+    }
+  }
+  return { rules, listValues, webhooks };
+}

@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import type { Store } from '../store/ports.ts';
+import { BlacklistIndex } from './blacklists/index.ts';
+import { compileRule, type CompiledRule } from './rules/evaluate.ts';
+import { ruleOrder } from './rules/decide.ts';
+import { RuleIndex } from './rules/rule-index.ts';
+import type { RuleGroup } from './types.ts';
+
+/** One account's rules (compiled, enabled only, indexed per group, in id order) and lists (indexed), at one version. */
+export interface PolicySnapshot {
+  readonly version: number;
+  readonly rules: ReadonlyMap<RuleGroup, RuleIndex>;
+  readonly lists: BlacklistIndex;
+}
+
+interface Entry {
+  snapshot: PolicySnapshot | undefined;
+  /** When the stored version was last compared with the snapshot's (ms since epoch). */
+  checkedAt: number;
+  /** A change made through this instance: the next request must wait for the new snapshot. */
+  stale: boolean;
+  loading: Promise<PolicySnapshot> | undefined;
+}
+
+/**
+ * In-memory copies of each account's policy, so the request path never queries rules or lists.
+ * Changes made through this instance invalidate the copy at once (the very next answer sees them);
+ * changes made by another instance are noticed by a version read at most every `refreshMs`, and
+ * the old copy keeps serving while the new one loads (a 1,000,000-entry list takes a while to load).
+ */
+export class PolicySnapshots {
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+    private readonly refreshMs = 1000,
+  ) {}
+
+  /** The account's current policy; waits only for a first load or a local change. */
+  async get(accountId: string): Promise<PolicySnapshot> {
+    const entry = this.#entries.get(accountId);
+    if (!entry?.snapshot || entry.stale) return this.load(accountId);
+    const now = Date.now();
+    if (now - entry.checkedAt >= this.refreshMs && !entry.loading) {
+      entry.checkedAt = now;
+      const version = await this.store.policy.version(accountId);
+      if (version !== entry.snapshot.version) {
+        // Serve the copy we have; the next requests get the new one once it is loaded.
+        this.load(accountId).catch((err: unknown) => {
+          this.logger.error({ err, accountId }, 'policy reload failed; serving the previous copy');
+        });
+      }
+    }
+    return entry.snapshot;
+  }
+
+  /** Call after a change made through this instance. */
+  invalidate(accountId: string): void {
+    const entry = this.#entries.get(accountId);
+    if (entry) entry.stale = true;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  private load(accountId: string): Promise<PolicySnapshot> {
+    let entry = this.#entries.get(accountId);
+    if (!entry) {
+      entry = { snapshot: undefined, checkedAt: 0, stale: false, loading: undefined };
+      this.#entries.set(accountId, entry);
+    }
+    // A local change during a load must not be lost: the load in flight may have read the old state.
+    if (entry.loading && !entry.stale) return entry.loading;
+    const target = entry;
+    target.stale = false;
+    const loading = this.read(accountId).then(
+      (snapshot) => {
+        if (target.loading === loading) {
+          target.snapshot = snapshot;
+          target.checkedAt = Date.now();
+          target.loading = undefined;
+        }
+        return snapshot;
+      },
+      (err: unknown) => {
+        if (target.loading === loading) target.loading = undefined;
+        throw err;
+      },
+    );
+    target.loading = loading;
+    return loading;
+  }
+
+  private async read(accountId: string): Promise<PolicySnapshot> {
+    // The version is read first: a change racing the load leaves the snapshot older than the store, never newer.
+    const version = await this.store.policy.version(accountId);
+    const [rules, values] = await Promise.all([this.store.policy.listRules(accountId), this.store.policy.allBlacklistValues(accountId)]);
+    const byGroup = new Map<RuleGroup, CompiledRule[]>();
+    for (const rule of [...rules].sort((a, b) => ruleOrder(a.id, b.id))) {
+      if (!rule.enabled) continue;
+      const list = byGroup.get(rule.group) ?? [];
+      list.push(compileRule(rule));
+      byGroup.set(rule.group, list);
+    }
+    const indexed = new Map<RuleGroup, RuleIndex>();
+    for (const [group, list] of byGroup) indexed.set(group, RuleIndex.build(list));
+    return { version, rules: indexed, lists: BlacklistIndex.build(values) };
+  }
+}

@@ -1,0 +1,68 @@
+import type { DecisionRecord } from '../store/ports.ts';
+import type { EventRaiser } from './events/raise.ts';
+import { decide } from './rules/decide.ts';
+import type { PolicySnapshots } from './snapshots.ts';
+import type { EndpointPolicy, PolicyContribution, RaisedEvent } from './types.ts';
+
+export interface PolicyCall {
+  accountId: string;
+  operation: string;
+  /** Live key and live mode: only then are events raised and decisions logged. */
+  live: boolean;
+  userId: string | null;
+  now: Date;
+  /** The endpoint's own request parameters, as rules see them under `input.`. */
+  input: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The policy stage of the pipeline, run after the engine built its answer: the account's lists and
+ * rules of the endpoint's group are applied to every subject of the answer, then events are raised
+ * for live calls. Endpoints only declare an EndpointPolicy; this is the one place that applies it.
+ */
+export class PolicyStage {
+  constructor(
+    private readonly snapshots: PolicySnapshots,
+    private readonly events: EventRaiser,
+    private readonly logDecision: ((record: DecisionRecord) => void) | undefined,
+  ) {}
+
+  /** Applies the policy to every subject of `data`; returns what took part, for `explain=yes`. */
+  async apply(policy: EndpointPolicy, data: unknown, call: PolicyCall): Promise<PolicyContribution[]> {
+    const snapshot = await this.snapshots.get(call.accountId);
+    const rules = policy.group ? snapshot.rules.get(policy.group) : undefined;
+    const raised: RaisedEvent[] = [];
+    const contributions: PolicyContribution[] = [];
+    for (const subject of policy.subjects(data, call.input)) {
+      const hits = snapshot.lists.hits(subject.lists);
+      // Rules see the engine's result before the verdict is written into it.
+      const seen = { input: subject.input, ...subject.result };
+      const candidates = rules ? rules.candidates(seen) : [];
+      const verdict = decide(candidates, seen, hits);
+      subject.apply(verdict);
+      for (const hit of hits) contributions.push({ source: 'blacklist', type: hit.type, value: hit.value, effect: 'blacklisted' });
+      for (const applied of verdict.rulesApplied.rules) {
+        const rule = candidates.find((c) => c.id === applied.id);
+        if (rule) contributions.push({ source: 'custom_rule', id: rule.id, title: rule.title, action: rule.action });
+      }
+      if (!call.live) continue;
+      if (policy.group && this.logDecision) {
+        this.logDecision({
+          accountId: call.accountId,
+          group: policy.group,
+          operation: call.operation,
+          userId: call.userId,
+          at: call.now.toISOString(),
+          input: { ...subject.input },
+          result: { ...subject.result },
+        });
+      }
+      const event = subject.event();
+      if (event) raised.push(event);
+    }
+    if (raised.length > 0) {
+      await this.events.raise({ accountId: call.accountId, operation: call.operation, userId: call.userId, at: call.now }, raised);
+    }
+    return contributions;
+  }
+}
