@@ -6,6 +6,7 @@
 export const OPERATIONS = {
   'ip.self': { path: '/ip', planMethod: null, free: true },
   'lookup.country': { path: '/lookup/country', planMethod: 'lookup/country', free: false },
+  'scoring.profanity': { path: '/scoring/profanity', planMethod: 'scoring/profanity', free: false },
 } as const satisfies Record<string, { path: string; planMethod: string | null; free: boolean }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadTextLexicon } from '../../data/text-lexicon.ts';
+import { loadTextModel } from '../../data/text-model.ts';
+import { analyzeText, combineRisk, dictionaryScore, type TextEngine } from './analyze.ts';
+import type { Hit } from './types.ts';
+
+const lexicon = loadTextLexicon();
+const engine: TextEngine = { lexicon, model: loadTextModel().model };
+const dictOnly: TextEngine = { lexicon, model: null };
+
+/** [text, expected flagged words as written] — unsafe with the word lists alone. */
+const FLAGGED: Array<[string, string, string[]]> = [
+  // obfuscations
+  ['plain', 'fuck you', ['fuck']],
+  ['dots', 'f.u.c.k off', ['f.u.c.k']],
+  ['spaces', 'what a f u c k i n g mess', ['f u c k i n g']],
+  ['dashes', 's-h-i-t', ['s-h-i-t']],
+  ['leetspeak', 'you are full of sh1t', ['sh1t']],
+  ['symbols', 'what an a$$hole', ['a$$hole']],
+  ['repeated letters', 'fuuuuuck this', ['fuuuuuck']],
+  ['star mask', 'f*ck that', ['f*ck']],
+  ['uppercase', 'BITCH', ['BITCH']],
+  ['accents', 'fück off', ['fück']],
+  ['decomposed accent', 'fu\u0308ck off', ['fu\u0308ck']],
+  ['fullwidth', 'ｆｕｃｋ', ['ｆｕｃｋ']],
+  ['styled letters', '𝐟𝐮𝐜𝐤 you', ['𝐟𝐮𝐜𝐤']],
+  ['compound', 'you motherfucker', ['motherfucker']],
+  // zero-width and invisible characters
+  ['zero-width space', 'fu\u200bck', ['fu\u200bck']],
+  ['zero-width joiner', 'sh\u200di\u200dt', ['sh\u200di\u200dt']],
+  ['soft hyphen', 'cu\u00adnt', ['cu\u00adnt']],
+  // mixed scripts: Cyrillic and Greek look-alikes inside Latin words
+  ['Cyrillic с in fuck', 'fu\u0441k you', ['fu\u0441k']],
+  ['Cyrillic а and е', 'bаstаrd and whоrе', ['bаstаrd', 'whоrе']],
+  ['Latin letters in Russian', 'cука', ['cука']],
+  // each language's common terms
+  ['EN', 'you stupid cunt', ['stupid', 'cunt']],
+  ['DE', 'Du bist ein Arschloch', ['Arschloch']],
+  ['DE ß', 'So eine Scheiße!', ['Scheiße']],
+  ['DE phrase', 'fick dich', ['fick dich']],
+  ['FR', 'putain de merde', ['putain', 'merde']],
+  ['FR phrase', 'nique ta mère', ['nique ta mère']],
+  ['ES', 'hijo de puta', ['hijo de puta']],
+  ['ES accent-free', 'cabron', ['cabron']],
+  ['RU word', 'ты сука', ['сука']],
+  ['RU inflected root', 'иди нахуй', ['нахуй']],
+  ['RU prefixed root', 'заебал уже', ['заебал']],
+  ['RU ё as е', 'ёбаный стыд', ['ёбаный']],
+  ['AR', 'أنت شرموطة', ['شرموطة']],
+  ['AR with article', 'يا ابن الكلب', ['ابن الكلب']],
+  ['AR with diacritics and tatweel', 'شَرْمُوطـة', ['شَرْمُوطـة']],
+  ['JA', 'お前なんか死ね', ['死ね']],
+  ['JA katakana', 'このクソ野郎', ['クソ野郎']],
+  ['ZH', '他妈的', ['他妈的']],
+  ['ZH in a sentence', '你这个傻逼真是', ['傻逼']],
+  // emoji
+  ['middle finger', 'here you go 🖕', ['🖕']],
+  ['word with emoji', 'fuck 😂😂', ['fuck']],
+  // right-to-left text, bidi controls
+  ['RLO override', '\u202Ekcuf\u202C fuck', ['fuck']],
+  ['RTL mark inside word', 'fu\u200fck', ['fu\u200fck']],
+];
+
+/** Words that only look bad, and ordinary text, in every language and script. */
+const CLEAN: Array<[string, string]> = [
+  ['assassin', 'The assassin escaped'],
+  ['Scunthorpe', 'Scunthorpe United won on Saturday'],
+  ['cocktail', 'Two cocktails, please'],
+  ['Dickens', 'I am reading Dickens'],
+  ['Essex', 'She lives in Essex'],
+  ['classic', 'a classic analysis of the grass'],
+  ['shiitake', 'shiitake mushrooms'],
+  ['cockpit', 'the pilot left the cockpit'],
+  ['German bitte', 'Bitte schön, danke'],
+  ['Spanish con', 'café con leche'],
+  ['RU потребление', 'потребление электроэнергии выросло'],
+  ['RU сукно', 'сукно и шерсть'],
+  ['RU greeting', 'Привет, как дела?'],
+  ['AR greeting', 'مرحبا، كيف حالك؟'],
+  ['JA greeting', 'こんにちは、元気ですか'],
+  ['ZH milk', '我喜欢喝牛乳'],
+  ['ZH exfoliate', '去死皮膏很好用'],
+  ['emoji', 'I love pizza 🍕😀'],
+  ['RTL Hebrew', 'שלום עולם'],
+  ['digits', '123 456 789'],
+  ['zero-width only inside a clean word', 'hel\u200blo'],
+  ['single letters', 'a b c d e'],
+];
+
+describe('dictionary stage (word lists alone)', () => {
+  for (const [name, text, words] of FLAGGED) {
+    it(`flags ${name}: ${JSON.stringify(text)}`, () => {
+      const r = analyzeText(dictOnly, text);
+      assert.deepEqual(r.badWords, words);
+      assert.equal(r.isSafe, false, `risk ${r.riskScore}`);
+      assert.equal(r.isML, false);
+    });
+  }
+  for (const [name, text] of CLEAN) {
+    it(`keeps ${name} clean`, () => {
+      const r = analyzeText(dictOnly, text);
+      assert.deepEqual(r.badWords, []);
+      assert.equal(r.riskScore, 0);
+      assert.equal(r.isSafe, true);
+    });
+  }
+  it('rates mild words below the threshold alone, unsafe together', () => {
+    assert.equal(analyzeText(dictOnly, 'what a stupid idea').isSafe, true);
+    assert.equal(analyzeText(dictOnly, 'stupid idiot moron').isSafe, false);
+  });
+  it('reports each spelling once and counts every occurrence', () => {
+    const r = analyzeText(dictOnly, 'shit shit SHIT');
+    assert.deepEqual(r.badWords, ['shit', 'SHIT']);
+    assert.equal(r.badWordCount, 3);
+  });
+});
+
+describe('model stage and the combined score', () => {
+  it('catches abuse with no listed word', () => {
+    const r = analyzeText(engine, 'you are worthless, go die');
+    assert.equal(r.isML, true);
+    assert.deepEqual(r.badWords, []);
+    assert.equal(r.isSafe, false, `risk ${r.riskScore}`);
+  });
+  for (const [, text] of CLEAN.filter(([, t]) => /^[\x20-\x7e]+$/.test(t))) {
+    it(`keeps ${JSON.stringify(text)} safe with the model`, () => {
+      const r = analyzeText(engine, text);
+      assert.equal(r.isSafe, true, `risk ${r.riskScore}`);
+    });
+  }
+  it('lets the model clear a mild word used harmlessly', () => {
+    const r = analyzeText(engine, 'what a stupid idea, let us try another one');
+    assert.deepEqual(r.badWords, ['stupid']);
+    assert.equal(r.isSafe, true, `risk ${r.riskScore}`);
+  });
+  it('does not let the English model discount other languages', () => {
+    const r = analyzeText(engine, 'Das ist Scheiße');
+    assert.equal(r.isML, true);
+    assert.equal(r.isSafe, false);
+  });
+  it('takes no part in text not written mostly in Latin letters', () => {
+    for (const text of ['ты сука', 'お前なんか死ね', 'أنت شرموطة', '你好']) assert.equal(analyzeText(engine, text).isML, false, text);
+  });
+  it('flags every listed obfuscation with the model too', () => {
+    for (const [name, text] of FLAGGED) assert.equal(analyzeText(engine, text).isSafe, false, name);
+  });
+  it('keeps scores in [0, 1], rounded to 3 decimals', () => {
+    for (const [, text] of [...FLAGGED.map(([, t]) => ['', t] as const), ...CLEAN]) {
+      const r = analyzeText(engine, text);
+      assert.ok(r.riskScore >= 0 && r.riskScore <= 1);
+      assert.equal(Math.round(r.riskScore * 1000) / 1000, r.riskScore);
+    }
+  });
+});
+
+describe('risk formula', () => {
+  const hit = (severity: 'strong' | 'mild', lang = 'en'): Hit => ({ start: 0, end: 1, severity, lang });
+  it('dictionary score', () => {
+    assert.equal(dictionaryScore([]), 0);
+    assert.equal(dictionaryScore([hit('strong')]), 0.6);
+    assert.equal(dictionaryScore([hit('mild')]), 0.25);
+    assert.ok(Math.abs(dictionaryScore([hit('strong'), hit('strong')]) - 0.84) < 1e-12);
+  });
+  it('combination', () => {
+    assert.equal(combineRisk([hit('strong')], null), 0.6);
+    assert.equal(combineRisk([], 0.7), 0.7);
+    assert.ok(Math.abs(combineRisk([hit('strong')], 0.1) - 0.6) < 1e-12, 'the model never lowers a strong word');
+    assert.ok(Math.abs(combineRisk([hit('mild')], 0.1) - 0.25 * 0.55) < 1e-12, 'a mild English word counts half when the model says harmless');
+    assert.equal(combineRisk([hit('mild', 'de')], 0.1), 0.25);
+    assert.equal(combineRisk([hit('strong')], 1), 1);
+  });
+});
+
+describe('long inputs', () => {
+  it('handles 10,000 characters with words at both ends', () => {
+    const filler = 'lorem ipsum dolor sit amet '.repeat(400);
+    const text = `fuck ${filler}`.slice(0, 9_990) + ' shit';
+    const r = analyzeText(engine, text);
+    assert.deepEqual(r.badWords, ['fuck', 'shit']);
+  });
+  it('handles 10,000 astral characters (emoji) and 10,000 CJK characters', () => {
+    assert.equal(analyzeText(engine, '😀'.repeat(10_000)).riskScore, 0);
+    const r = analyzeText(engine, '你好'.repeat(4_998) + '他妈的');
+    assert.deepEqual(r.badWords, ['他妈的']);
+  });
+  it('handles 10,000 zero-width or combining characters', () => {
+    assert.equal(analyzeText(engine, '\u200b'.repeat(10_000)).riskScore, 0);
+    assert.ok(analyzeText(engine, 'a' + '\u0301'.repeat(9_999)).riskScore < 0.5);
+  });
+});

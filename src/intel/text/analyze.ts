@@ -1,0 +1,114 @@
+/**
+ * The profanity engine: normalises a text once, runs the dictionary stage and (for text the model
+ * can read) the model stage, and combines them into one risk score (docs/api-decisions.md
+ * "Profanity"):
+ *
+ *   dictionary D(h) = 1 - Π(1 - s) over flagged words h, s = 0.6 strong, 0.25 mild
+ *   M = mild English words (the only ones the model judges), R = the rest (strong words, mild
+ *   words of other languages, emoji)
+ *   with the model (isML):  risk = max(p, 1 - (1 - D(R)) × (1 - D(M) × (0.5 + 0.5 p)))
+ *   without it:             risk = D(all)
+ *
+ * so a strong word alone gives at least 0.6 (unsafe), the model can lift any text to its own
+ * probability p, and a mild English word (`stupid`, `hell`, `negro` in Spanish) counts half when
+ * the model reads the text as harmless. The model never lowers strong words (it was trained on
+ * tweets and misses many of them) nor words of languages it was not trained on.
+ */
+import { findHits } from './dictionary.ts';
+import { featureIndices, modelForms, predict } from './features.ts';
+import { normalize } from './normalize.ts';
+import { tokenize, type Token } from './tokens.ts';
+import type { Hit, Lexicon, TextAnalysis, TextModel } from './types.ts';
+
+export const STRONG_WEIGHT = 0.6;
+export const MILD_WEIGHT = 0.25;
+export const UNSAFE_FROM = 0.5;
+
+export interface TextEngine {
+  readonly lexicon: Lexicon;
+  /** Null when no model is loaded: dictionary only, isML false. */
+  readonly model: TextModel | null;
+}
+
+const ASCII_LETTER = /[a-z]/;
+const LETTER = /\p{L}/u;
+const TRAILING_INVISIBLE = /^[\p{M}\p{Cf}]/u;
+
+/** Dictionary score of a set of hits. */
+export function dictionaryScore(hits: readonly Hit[]): number {
+  let clean = 1;
+  for (const h of hits) clean *= 1 - (h.severity === 'strong' ? STRONG_WEIGHT : MILD_WEIGHT);
+  return 1 - clean;
+}
+
+/** Lists whose words the English model can judge in context. */
+const MODEL_LANGS = new Set(['en', 'obscenity']);
+
+const judgedByModel = (h: Hit): boolean => h.severity === 'mild' && MODEL_LANGS.has(h.lang);
+
+/** The combined risk (see the module comment). */
+export function combineRisk(hits: readonly Hit[], model: number | null): number {
+  if (model === null) return dictionaryScore(hits);
+  const judged = dictionaryScore(hits.filter(judgedByModel));
+  const rest = dictionaryScore(hits.filter((h) => !judgedByModel(h)));
+  return Math.max(model, 1 - (1 - rest) * (1 - judged * (0.5 + 0.5 * model)));
+}
+
+/**
+ * The model was trained on English tweets: it takes part when at least half of the words are
+ * written in Latin letters (after folding), and not for Arabic, Cyrillic or CJK text.
+ */
+export function modelApplies(tokens: readonly Token[]): boolean {
+  let latin = 0;
+  let words = 0;
+  for (const t of tokens) {
+    if (t.cjk) {
+      words++;
+    } else if (ASCII_LETTER.test(t.raw)) {
+      words++;
+      latin++;
+    } else if (LETTER.test(t.raw)) {
+      words++;
+    }
+  }
+  return latin > 0 && latin * 2 >= words;
+}
+
+/** Scores one text (already validated: 1 to 10,000 code points). */
+export function analyzeText(engine: TextEngine, text: string): TextAnalysis {
+  const norm = normalize(text);
+  const tokens = tokenize(norm.text);
+  const hits = findHits(engine.lexicon, norm, tokens);
+  const dictionary = dictionaryScore(hits);
+  const model = engine.model;
+  let modelScore: number | null = null;
+  if (model && modelApplies(tokens)) {
+    modelScore = predict(model.weights, model.bias, featureIndices(modelForms(norm.text, tokens), model.buckets));
+  }
+  const riskScore = round3(combineRisk(hits, modelScore));
+  return {
+    riskScore,
+    isSafe: riskScore < UNSAFE_FROM,
+    isML: modelScore !== null,
+    modelScore: modelScore === null ? null : round3(modelScore),
+    dictionaryScore: round3(dictionary),
+    hits,
+    badWordCount: hits.length,
+    badWords: badWordsOf(text, hits),
+  };
+}
+
+/** The flagged words as written (trailing combining marks included), each spelling once. */
+export function badWordsOf(text: string, hits: readonly Hit[]): string[] {
+  const seen = new Set<string>();
+  for (const h of hits) {
+    let end = h.end;
+    while (end < text.length && TRAILING_INVISIBLE.test(text.slice(end, end + 2))) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+    seen.add(text.slice(h.start, end));
+  }
+  return [...seen];
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
