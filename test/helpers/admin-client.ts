@@ -13,15 +13,8 @@ export interface AdminAnswer {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One admin call through app.inject; the body is parsed when it is JSON. */
-export async function adminCall(
-  app: TestApp,
-  method: Method,
-  url: string,
-  payload?: unknown,
-  headers: Record<string, string> = ADMIN_AUTH,
-): Promise<AdminAnswer> {
-  const res = await app.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+/** An injected response as an admin answer; the body is parsed when it is JSON. */
+export function asAdminAnswer(res: { statusCode: number; body: string; headers: Record<string, unknown> }): AdminAnswer {
   let body: Record<string, unknown> = {};
   try {
     body = JSON.parse(res.body) as Record<string, unknown>;
@@ -29,6 +22,17 @@ export async function adminCall(
     body = {};
   }
   return { http: res.statusCode, body, raw: res.body, headers: res.headers };
+}
+
+/** One admin call through app.inject. */
+export async function adminCall(
+  app: TestApp,
+  method: Method,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = ADMIN_AUTH,
+): Promise<AdminAnswer> {
+  return asAdminAnswer(await app.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) }));
 }
 
 /** Data of a successful admin answer, with the expected HTTP status checked. */

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { NOT_STANDARD } from '../../src/accounts/plans.ts';
 import { ADMIN_TOKEN, liveKey, makeTestApp, type TestApp } from '../helpers/harness.ts';
+import { adminCall, adminData, asAdminAnswer, assertAdminError, type AdminAnswer, type Method } from '../helpers/admin-client.ts';
 
 /** Fixed clock: usage days and the default usage window are then known. */
 const NOW = new Date('2026-03-15T12:00:00.000Z');
@@ -19,45 +20,11 @@ before(async () => {
 });
 after(() => t.close());
 
-interface Answer {
-  http: number;
-  body: Record<string, unknown>;
-  raw: string;
-  headers: Record<string, unknown>;
-}
+type Answer = AdminAnswer;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-function asAnswer(res: { statusCode: number; body: string; headers: Record<string, unknown> }): Answer {
-  let body: Record<string, unknown> = {};
-  try {
-    body = JSON.parse(res.body) as Record<string, unknown>;
-  } catch {
-    body = {};
-  }
-  return { http: res.statusCode, body, raw: res.body, headers: res.headers };
-}
-
-async function admin(method: Method, url: string, payload?: unknown, headers: Record<string, string> = AUTH, app: TestApp = t): Promise<Answer> {
-  const res = await app.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  return asAnswer(res);
-}
-
-/** Data of a successful admin answer, with the expected HTTP status checked. */
-function data<T = Record<string, unknown>>(a: Answer, http = 200): T {
-  assert.equal(a.http, http, a.raw);
-  assert.equal(a.body.status, 'success', a.raw);
-  return a.body.data as T;
-}
-
-function assertAdminError(a: Answer, http: number, type: string, descriptionMatch?: RegExp): void {
-  assert.equal(a.http, http, a.raw);
-  assert.equal(a.body.status, 'error', a.raw);
-  assert.equal(a.body.type, type, a.raw);
-  assert.equal(typeof a.body.description, 'string');
-  if (descriptionMatch) assert.match(String(a.body.description), descriptionMatch);
-  assert.doesNotMatch(a.raw, /\n\s+at |node_modules|\.ts:\d+/, 'no stack trace or source path');
-}
+const admin = (method: Method, url: string, payload?: unknown, headers: Record<string, string> = AUTH, app: TestApp = t): Promise<Answer> =>
+  adminCall(app, method, url, payload, headers);
+const data = adminData;
 
 async function api(key: string, query: Record<string, string> = { CountryCode: 'DE' }): Promise<Record<string, unknown>> {
   const res = await t.app.inject({ method: 'GET', url: '/lookup/country', query: { ...query, key } });
@@ -544,26 +511,26 @@ describe('admin hostile input', () => {
   it('a body that is not JSON under application/json is a 400 admin error, no 500, no stack', async () => {
     for (const payload of ['{not json', '', '{"id": "x", "plan": "trial"', '\u0000\u0001']) {
       const res = await t.app.inject({ method: 'POST', url: '/admin/accounts', headers: { ...AUTH, 'content-type': 'application/json' }, payload });
-      assertAdminError(asAnswer(res), 400, 'invalid_request', /JSON/);
+      assertAdminError(asAdminAnswer(res), 400, 'invalid_request', /JSON/);
     }
     assert.equal(await t.store.accounts.getAccount('x'), null);
   });
 
   it('an unsupported content type is rejected as a client error', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/admin/accounts', headers: { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'id=x&plan=trial' });
-    assertAdminError(asAnswer(res), 415, 'invalid_request', /Content-Type/);
+    assertAdminError(asAdminAnswer(res), 415, 'invalid_request', /Content-Type/);
     assert.equal(await t.store.accounts.getAccount('x'), null);
   });
 
   it('a body over the 2 MiB limit is a 413 admin error', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/admin/accounts', headers: { ...AUTH, 'content-type': 'application/json' }, payload: JSON.stringify({ id: 'big', plan: 'trial', pad: 'x'.repeat(3 * 1024 * 1024) }) });
-    assertAdminError(asAnswer(res), 413, 'invalid_request', /too large/);
+    assertAdminError(asAdminAnswer(res), 413, 'invalid_request', /too large/);
     assert.equal(await t.store.accounts.getAccount('big'), null);
   });
 
   it('a plain-text body is a 400 invalid_request', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/admin/accounts', headers: { ...AUTH, 'content-type': 'text/plain' }, payload: 'hello' });
-    assertAdminError(asAnswer(res), 400, 'invalid_request', /body/);
+    assertAdminError(asAdminAnswer(res), 400, 'invalid_request', /body/);
   });
 
   it('a huge id in the path is a 400 (over the router limit) or a 404, never a 500', async () => {
@@ -618,7 +585,7 @@ describe('admin hostile input', () => {
   it('prototype-looking fields do not pollute anything', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/admin/accounts', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"id":"proto","plan":"trial","__proto__":{"admin":true}}' });
     // Fastify's JSON parser refuses __proto__ keys outright.
-    assertAdminError(asAnswer(res), 400, 'invalid_request');
+    assertAdminError(asAdminAnswer(res), 400, 'invalid_request');
     assert.equal(({} as Record<string, unknown>).admin, undefined);
     assert.equal(await t.store.accounts.getAccount('proto'), null);
   });

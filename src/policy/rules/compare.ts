@@ -5,7 +5,8 @@
  */
 import { RE2JS } from 're2js';
 import type { RuleOp } from '../types.ts';
-import { CidrSet } from './ip.ts';
+import { parseNetwork } from '../blacklists/ip-parse.ts';
+import { IpSet } from '../blacklists/ip-set.ts';
 
 /** Tests a present field value. */
 export type ValueTest = (actual: unknown) => boolean;
@@ -215,12 +216,13 @@ export function compilePattern(pattern: string): RE2JS {
   return RE2JS.compile(pattern);
 }
 
-export function cidrSet(value: unknown): CidrSet {
+/** The ranges of an `in_cidr` value, on the blacklists' IP set (one parser and one matcher for both). */
+export function cidrSet(value: unknown): IpSet {
   const entries = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
   if (!entries) throw new BadValue('value must be a CIDR or a list of them');
-  const set = CidrSet.build(entries);
-  if (!(set instanceof CidrSet)) throw new BadValue(`not a CIDR or IP: ${set.invalid.join(', ')}`);
-  return set;
+  const invalid = entries.filter((e) => parseNetwork(e) === null);
+  if (invalid.length > 0) throw new BadValue(`not a CIDR or IP: ${invalid.join(', ')}`);
+  return IpSet.build(entries);
 }
 
 /**

@@ -182,7 +182,7 @@ describe('in_cidr', () => {
     ['2001:db8::/32', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', false],
     ['2001:db8::/32', '2001:db9::', false],
     ['2001:db8::/32', '2001:DB8::1', true],
-    ['2001:db8::/32', '2001:db8::1%eth0', true],
+    ['2001:db8::/32', '2001:db8::1%eth0', false], // a zone id makes it a link-local interface address, not a routable one
     ['2001:db8::/32', '10.0.0.1', false],
     ['2001:db8::/127', '2001:db8::1', true],
     ['2001:db8::/127', '2001:db8::2', false],
@@ -192,7 +192,7 @@ describe('in_cidr', () => {
     ['::ffff:192.168.0.0/112', '192.169.0.0', false],
     ['::ffff:c0a8:0/112', '::ffff:192.168.1.1', true],
     ['::/0', '::1', true],
-    ['::/0', '1.2.3.4', true],
+    ['::/0', '1.2.3.4', false],
     ['::1', '::1', true],
     ['::1', '::2', false],
   ];

@@ -23,13 +23,15 @@
  *   or number, a case-insensitive substring of its text.
  * - starts_with, ends_with and `matches` read strings and the decimal text of numbers.
  * - `in_cidr` parses the field as an IPv4 or IPv6 address (an IPv4-mapped IPv6 address counts as
- *   its IPv4 address); false when the field is not an IP.
+ *   its IPv4 address, and a mapped range of /96 or narrower as an IPv4 range); false when the field
+ *   is not an IP. It uses the blacklists' parser and IP set, so a range means the same in a rule and
+ *   in a list: an IPv6 range wider than /96 (`::/0`) holds IPv6 addresses only.
  * - `matches` is an unanchored RE2 search (linear time; no backreferences or lookarounds).
  * - `all` of an empty list is true, `any` of an empty list is false.
  */
 import type { Condition, ConditionNode, CustomRule, RuleAction, RuleGroup, RuleOp } from '../types.ts';
 import { isPrimitive, textOf, toNumber, valueTest, type Primitive, type ValueTest } from './compare.ts';
-import { isIpAddress } from './ip.ts';
+import { readAddress } from '../blacklists/ip-parse.ts';
 import { readPath, splitPath } from './path.ts';
 
 export interface CompiledRule {
@@ -196,7 +198,7 @@ function note(p: Extract<Plan, { kind: 'leaf' }>, actual: unknown): string | und
       return Number.isNaN(toNumber(actual)) ? `field is ${kindOf(actual)}, not a number` : undefined;
     case 'in_cidr':
       if (typeof actual !== 'string') return `field is ${kindOf(actual)}, not an IP address`;
-      return isIpAddress(actual) ? undefined : 'field is not an IP address';
+      return readAddress(actual, new Uint32Array(4)) !== 0 ? undefined : 'field is not an IP address';
     case 'contains':
     case 'starts_with':
     case 'ends_with':

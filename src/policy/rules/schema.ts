@@ -11,7 +11,7 @@ import {
 } from '../types.ts';
 import { compilePattern, isPrimitive, toNumber } from './compare.ts';
 import { fieldType, listFields } from './fields.ts';
-import { parseCidr } from './ip.ts';
+import { parseNetwork } from '../blacklists/ip-parse.ts';
 
 export type RuleDraft = Omit<CustomRule, 'createdAt' | 'updatedAt' | 'id'> & { id?: string };
 
@@ -159,7 +159,7 @@ class Checker {
       case 'exists':
         return value === undefined || typeof value === 'boolean' || fail('expected true or false (or no value, meaning true)');
       case 'in_cidr': {
-        const isCidr = (v: unknown): boolean => typeof v === 'string' && parseCidr(v) !== null;
+        const isCidr = (v: unknown): boolean => typeof v === 'string' && parseNetwork(v) !== null;
         if (!Array.isArray(value)) return isCidr(value) || fail(`expected an IP address or CIDR (or a list of them), got ${show(value)}`);
         return this.list(value, path, isCidr, 'not an IP address or CIDR');
       }
