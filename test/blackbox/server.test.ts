@@ -5,11 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request as rawRequest } from 'node:http';
+import { createServer, request as rawRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/free-port.ts';
+import { verifySignature } from '../../src/policy/webhooks/sign.ts';
 
 const SEED_KEY = 'svc_live_blackbox000000000000000001';
 
@@ -215,5 +216,57 @@ describe('black box: seeded server and hostile transport input', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(s.output().length > 0);
     assert.ok(!s.output().includes(SEED_KEY), 'the seed key appeared in the logs');
+  });
+});
+
+describe('black box: a server killed between an event and its delivery delivers after restart', () => {
+  const HOOK_SECRET = 'whsec_blackbox_restart_000000000001';
+  let dir: string;
+  let receiver: Server | undefined;
+  let s: Running | undefined;
+  after(async () => {
+    if (s && s.child.exitCode === null) await stop(s);
+    if (receiver) await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the pending delivery survives SIGKILL and reaches the receiver, signed, once the server is back', { timeout: 60_000 }, async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-bb-hook-'));
+    const hookPort = await freePort();
+    const seed = join(dir, 'seed.json');
+    writeFileSync(seed, JSON.stringify({
+      accounts: [{ id: 'hooked', plan: 'premium', keys: [SEED_KEY], webhooks: [{ url: `http://127.0.0.1:${hookPort}/hook`, secret: HOOK_SECRET }] }],
+    }));
+    // The receiver is down: the first delivery attempt fails, and the job stays pending in the store.
+    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed });
+    const res = await fetch(`http://127.0.0.1:${s.port}/scoring/profanity?text=${encodeURIComponent('you fucking asshole')}&userID=u-1`, { headers: { authorization: `Bearer ${SEED_KEY}` } });
+    const answer = (await res.json()) as { status: string; data: { isSafe: boolean } };
+    assert.equal(answer.status, 'success');
+    assert.equal(answer.data.isSafe, false);
+    if (s.child.pid !== undefined) process.kill(-s.child.pid, 'SIGKILL');
+    await s.exited;
+
+    const got: Array<{ headers: Record<string, string | string[] | undefined>; body: string }> = [];
+    receiver = createServer((req, reply) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body });
+        reply.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver?.listen(hookPort, '127.0.0.1', resolve));
+    s = await startServer({ DATA_DIR: dir });
+    // At most one backoff step (10 s) after the failed first attempt.
+    const until = Date.now() + 30_000;
+    while (got.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(got.length, 1, s.output());
+    const first = got[0];
+    assert.ok(first);
+    assert.ok(verifySignature(String(first.headers['x-webhook-signature']), first.body, HOOK_SECRET, 300, Math.floor(Date.now() / 1000)));
+    const payload = JSON.parse(first.body) as { event_id: number; event: string; user_id: string; data: { isSafe: boolean } };
+    assert.deepEqual([payload.event_id, payload.event, payload.user_id, payload.data.isSafe], [1, 'profanity', 'u-1', false]);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(got.length, 1, 'delivered once');
   });
 });
