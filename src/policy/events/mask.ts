@@ -40,8 +40,16 @@ export function maskIban(iban: string): string {
  * cut to `max` characters, the last being `…`.
  */
 export function maskText(text: string, max = 100): string {
-  const chars = [...text];
-  const cut = chars.length > max ? `${chars.slice(0, max - 1).join('')}` : text;
-  const masked = cut.replace(/[\p{L}\p{N}\p{M}]{3,}/gu, (w) => maskMiddle(w, 1, 1));
-  return chars.length > max ? `${masked}…` : masked;
+  // Only the head is kept: find where code point `max` starts without splitting the whole text.
+  let end = 0;
+  let count = 0;
+  while (end < text.length && count < max) {
+    end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+    count++;
+  }
+  const long = end < text.length;
+  let head = text.slice(0, end);
+  if (long) head = [...head].slice(0, max - 1).join('');
+  const masked = head.replace(/[\p{L}\p{N}\p{M}]{3,}/gu, (w) => maskMiddle(w, 1, 1));
+  return long ? `${masked}…` : masked;
 }
