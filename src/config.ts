@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDnsServer } from './net/dns.ts';
 
 /** Environment schema: parsed once at boot, frozen, passed in. Nothing else reads process.env. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -41,6 +42,11 @@ const EnvSchema = z
     DECISION_LOG_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3650).default(30)),
     POLICY_REFRESH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(3_600_000).default(1000)),
     WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    NETWORK: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    DNS_SERVERS: z.preprocess(emptyToUndefined, z.string().optional()),
+    NETWORK_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(300)),
+    NETWORK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(2000)),
+    RDAP_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   })
   .strip();
 
@@ -66,6 +72,16 @@ export interface Config {
   policyRefreshMs: number;
   /** Whether this instance sends webhook deliveries (several instances may all do so safely). */
   webhookWorker: boolean;
+  /** false (`NETWORK=off`): DNS and RDAP checks answer null at once and nothing is sent. */
+  network: boolean;
+  /** DNS resolvers for domain checks (`ip`, `ip:port`, `[v6]:port`); empty: the system's. */
+  dnsServers: string[];
+  /** How long an answer waits for DNS/RDAP before unsettled facts are null (they complete into the cache). */
+  networkBudgetMs: number;
+  /** Timeout of one DNS query (an RDAP request gets 4 times this). */
+  networkTimeoutMs: number;
+  /** IANA-format RDAP bootstrap (dns.json) to use instead of the shipped one. */
+  rdapBootstrapFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +99,16 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
     }
   }
   return parts;
+}
+
+function parseDnsServers(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return parts.map((p) => {
+    const server = parseDnsServer(p);
+    if (server === null) throw new ConfigError(`DNS_SERVERS: "${p}" is not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)`);
+    return server;
+  });
 }
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
@@ -109,5 +135,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     decisionLogDays: e.DECISION_LOG_DAYS,
     policyRefreshMs: e.POLICY_REFRESH_MS,
     webhookWorker: e.WEBHOOK_WORKER === 'on',
+    network: e.NETWORK === 'on',
+    dnsServers: parseDnsServers(e.DNS_SERVERS),
+    networkBudgetMs: e.NETWORK_BUDGET_MS,
+    networkTimeoutMs: e.NETWORK_TIMEOUT_MS,
+    rdapBootstrapFile: e.RDAP_BOOTSTRAP_FILE,
   });
 }

@@ -15,7 +15,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   if (generated) logger.warn({ dataDir: config.dataDir }, 'generated a new SECRET_KEY into DATA_DIR/secret.key; set SECRET_KEY to share it between instances');
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const counters = await openCounters({ redisUrl: config.redisUrl });
-  const data = loadEngineData();
+  const data = loadEngineData(config);
   const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger });
 
   await accounts.ensureBuiltinPlans();

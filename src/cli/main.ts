@@ -14,6 +14,8 @@ import { RuleError } from '../policy/rules/schema.ts';
 import { WebhookError } from '../policy/webhooks/service.ts';
 import { PolicyConflictError } from '../store/policy-errors.ts';
 import { POLICY_USAGE, policyCommand } from './policy-commands.ts';
+import { DATA_USAGE, dataCommand } from './data-commands.ts';
+import { DatasetError } from '../data/import/index.ts';
 
 const USAGE = `vigil: self-hosted fraud prevention API
 
@@ -28,6 +30,7 @@ Usage:
   vigil keys create ACCOUNT [--test]            prints the new key once
   vigil keys revoke KEY_ID
 ${POLICY_USAGE}
+${DATA_USAGE}
 
 Configuration comes from the environment (DATA_DIR, DATABASE_URL, SECRET_KEY, ...): see README.`;
 
@@ -129,6 +132,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
       if (code !== null) return code;
       break;
     }
+    case 'data': {
+      const code = dataCommand(config, sub, rest);
+      if (code !== null) return code;
+      break;
+    }
     default:
       break;
   }
@@ -156,6 +164,7 @@ if (isEntry) {
         err instanceof RuleError ||
         err instanceof WebhookError ||
         err instanceof PolicyConflictError ||
+        err instanceof DatasetError ||
         (err instanceof Error && /^seed file/.test(err.message));
       // Stack traces only on request: an operator needs the message (store unreachable, bad secret file).
       const verbose = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';

@@ -1,8 +1,15 @@
+import type { Config } from '../config.ts';
 import type { EngineData } from '../http/routes/index.ts';
+import { loadDomainData } from './domain-data.ts';
 import { loadCountryData } from './countries.ts';
+import { loadEmailData } from './email-lists.ts';
 import { loadTextData } from './text-data.ts';
 
-/** Loads every dataset the engines need at start (npm-shipped data; imported data comes later). */
-export function loadEngineData(): EngineData {
-  return { countries: loadCountryData(), text: loadTextData() };
+/**
+ * Loads every dataset the engines need at start. With the configuration, imported datasets come
+ * from DATA_DIR and the domain checks use the network as configured; without it (shared test
+ * data) the network is off and only npm-shipped data is loaded.
+ */
+export function loadEngineData(config?: Readonly<Config>): EngineData {
+  return { countries: loadCountryData(), text: loadTextData(), domains: loadDomainData(config), email: loadEmailData() };
 }

@@ -1,0 +1,38 @@
+/** Helpers shared by the benches: start a server process, read Server-Timing, quantiles. */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Starts `node --import tsx <args>` (default: Vigil's `serve`) and resolves once `readyUrl` answers 2xx. */
+export async function startProcess(env: Record<string, string>, readyUrl: string, args: string[] = ['src/cli/main.ts', 'serve']): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+  child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}: ${out}`);
+    try {
+      if ((await fetch(readyUrl)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`timeout starting ${args.join(' ')}: ${out}`);
+}
+
+/** The q-quantile of unsorted values. */
+export function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+/** Stage durations of a Server-Timing header, and their sum as `total`. */
+export function serverStages(header: string | null): Record<string, number> {
+  const out: Record<string, number> = { total: 0 };
+  for (const m of (header ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
+    out[m[1] ?? '?'] = Number(m[2]);
+    out.total = (out.total ?? 0) + Number(m[2]);
+  }
+  return out;
+}

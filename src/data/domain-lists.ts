@@ -1,0 +1,158 @@
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { DatasetInfo } from '../intel/country/facts.ts';
+import { normaliseDomain } from '../intel/domain/name.ts';
+import type { DomainListFacts, DomainLists } from '../intel/domain/types.ts';
+import { FORWARDING_DOMAINS, FORWARDING_LIST_VERSION } from './forwarding-domains.ts';
+import { DANGEROUS_DOMAINS, DISPOSABLE_DOMAINS, type DomainListDataset } from './import/dangerous-domains.ts';
+import { manifestPath, readCurrent } from './import/dataset-store.ts';
+
+const requireCjs = createRequire(import.meta.url);
+
+export interface DomainListsOptions {
+  /** DATA_DIR, where `vigil data import` writes; null: no imported datasets (dangerous stays empty). */
+  dataDir: string | null;
+  /** How often the imported lists' manifests are checked for a new version (ms; 0: never). */
+  reloadMs?: number;
+  /** Told when an imported version cannot be read (the previous set stays in use). */
+  onReloadError?: (err: unknown) => void;
+}
+
+/** Vigil's domain lists, with the imported sets (dangerous, disposable updates) swapped in when a new version appears. */
+export interface LoadedDomainLists extends DomainLists {
+  readonly datasets: DatasetInfo[];
+  /** Number of domains per list. */
+  readonly sizes: { disposable: number; forwarding: number; dangerous: number };
+  /** Reloads the imported sets now if a manifest changed; true when one did. */
+  refresh(): boolean;
+  /** Stops watching for new imports. */
+  close(): void;
+}
+
+function packageVersion(name: string): string {
+  const pkg = requireCjs(`${name}/package.json`) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+}
+
+/** The domain and each parent above the top-level label: a.b.example.com -> a.b.example.com, b.example.com, example.com. */
+function* selfAndParents(domain: string): Generator<string> {
+  let d = domain;
+  for (;;) {
+    yield d;
+    const dot = d.indexOf('.');
+    if (dot < 0 || d.indexOf('.', dot + 1) < 0) return;
+    d = d.slice(dot + 1);
+  }
+}
+
+function listed(set: ReadonlySet<string>, domain: string): boolean {
+  for (const d of selfAndParents(domain)) if (set.has(d)) return true;
+  return false;
+}
+
+function loadDisposable(forwarding: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  const add = (d: unknown): void => {
+    if (typeof d !== 'string') return;
+    // Lookups are normalised, so an entry that is not a valid name can never match: only names
+    // that need it go through full normalisation (IDN), which keeps start-up fast (~150,000 entries).
+    const plain = d.trim().toLowerCase();
+    const n = /^[a-z0-9.-]+$/.test(plain) ? plain : normaliseDomain(plain);
+    if (n !== null && !forwarding.has(n)) out.add(n);
+  };
+  (requireCjs('disposable-email-domains') as unknown[]).forEach(add);
+  (requireCjs('disposable-email-domains/wildcard.json') as unknown[]).forEach(add);
+  const mailchecker = requireCjs('mailchecker') as { blacklist(): Set<unknown> };
+  for (const d of mailchecker.blacklist()) add(d);
+  return out;
+}
+
+/** One imported domain-list dataset, re-read when its manifest changes (a new import or a rollback). */
+class ImportedDomainSet {
+  set: ReadonlySet<string> = new Set();
+  info: DatasetInfo;
+  #seen = '';
+
+  constructor(
+    private readonly name: DomainListDataset,
+    private readonly dataDir: string | null,
+    private readonly onError: ((err: unknown) => void) | undefined,
+  ) {
+    this.info = { name, version: 'none', source: 'not imported yet (vigil data import DIR)', license: 'n/a' };
+  }
+
+  refresh(): boolean {
+    if (this.dataDir === null) return false;
+    let stamp: string;
+    try {
+      const st = statSync(manifestPath(this.dataDir, this.name));
+      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      stamp = 'absent';
+    }
+    if (stamp === this.#seen) return false;
+    try {
+      const current = readCurrent(this.dataDir, this.name);
+      this.#seen = stamp;
+      if (current === null) return false;
+      this.set = new Set(current.content.split('\n').filter((l) => l !== ''));
+      this.info = { name: this.name, version: current.manifest.version, source: current.manifest.source, license: current.manifest.license };
+      return true;
+    } catch (err) {
+      // A half-copied or corrupt version: keep answering from the set already loaded, try again next tick.
+      this.onError?.(err);
+      return false;
+    }
+  }
+}
+
+/**
+ * Disposable (npm `disposable-email-domains` and `mailchecker`, both MIT, plus imported
+ * `disposable-domains` updates), forwarding (Vigil's curated list, which wins over the disposable
+ * lists) and dangerous (imported `dangerous-domains`; empty until then). A subdomain of a listed
+ * domain is listed. Imports are picked up by a running server within `reloadMs`.
+ */
+export function loadDomainLists(opts: DomainListsOptions): LoadedDomainLists {
+  const forwarding = new Set(FORWARDING_DOMAINS);
+  const disposable = loadDisposable(forwarding);
+  const dangerous = new ImportedDomainSet(DANGEROUS_DOMAINS, opts.dataDir, opts.onReloadError);
+  const disposableUpdates = new ImportedDomainSet(DISPOSABLE_DOMAINS, opts.dataDir, opts.onReloadError);
+  const refresh = (): boolean => {
+    const a = dangerous.refresh();
+    const b = disposableUpdates.refresh();
+    return a || b;
+  };
+  refresh();
+
+  const reloadMs = opts.reloadMs ?? 5000;
+  const timer = reloadMs > 0 && opts.dataDir !== null ? setInterval(refresh, reloadMs) : undefined;
+  timer?.unref();
+
+  const staticInfo: DatasetInfo[] = [
+    { name: 'disposable-email-domains', version: packageVersion('disposable-email-domains'), source: 'npm disposable-email-domains', license: 'MIT' },
+    { name: 'mailchecker', version: packageVersion('mailchecker'), source: 'npm mailchecker', license: 'MIT' },
+    { name: 'forwarding-domains', version: FORWARDING_LIST_VERSION, source: 'Vigil curated list (src/data/forwarding-domains.ts)', license: 'MIT' },
+  ];
+
+  return {
+    lists(domain: string): DomainListFacts {
+      const name = normaliseDomain(domain) ?? domain.trim().toLowerCase();
+      const isForwarding = listed(forwarding, name);
+      return {
+        is_dangerous: listed(dangerous.set, name),
+        is_disposable: !isForwarding && (listed(disposable, name) || listed(disposableUpdates.set, name)),
+        is_forwarding: isForwarding,
+      };
+    },
+    get datasets(): DatasetInfo[] {
+      return [...staticInfo, disposableUpdates.info, dangerous.info];
+    },
+    get sizes() {
+      return { disposable: disposable.size + disposableUpdates.set.size, forwarding: forwarding.size, dangerous: dangerous.set.size };
+    },
+    refresh,
+    close(): void {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

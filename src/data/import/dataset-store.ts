@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Imported datasets live under DATA_DIR/datasets/<name>/:
+ *
+ *     <version>/<file>        the normalised data of one import (never changed after writing)
+ *     manifest.json           which version is current, plus the one before it (for rollback)
+ *
+ * The manifest is replaced atomically (write a temp file, rename), so a reader sees the old
+ * version or the new one, never half of either. Versions other than current and previous are
+ * removed after a successful import.
+ */
+
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+const ManifestSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  source: z.string(),
+  license: z.string(),
+  count: z.number().int().min(0),
+  sha256: z.string(),
+  file: z.string(),
+  importedAt: z.string(),
+  previous: z.string().nullable(),
+});
+
+export type DatasetManifest = z.infer<typeof ManifestSchema>;
+
+export class DatasetError extends Error {}
+
+export function datasetDir(dataDir: string, name: string): string {
+  if (!NAME.test(name)) throw new DatasetError(`"${name}" is not a dataset name`);
+  return join(dataDir, 'datasets', name);
+}
+
+export function manifestPath(dataDir: string, name: string): string {
+  return join(datasetDir(dataDir, name), 'manifest.json');
+}
+
+/** The current manifest, or null when the dataset was never imported; throws on a corrupt manifest. */
+export function readManifest(dataDir: string, name: string): DatasetManifest | null {
+  const path = manifestPath(dataDir, name);
+  if (!existsSync(path)) return null;
+  const parsed = ManifestSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new DatasetError(`${path}: not a dataset manifest`);
+  return parsed.data;
+}
+
+export const sha256 = (content: string | Buffer): string => createHash('sha256').update(content).digest('hex');
+
+/** The current version's data file, checked against the manifest's sha256. */
+export function readCurrent(dataDir: string, name: string): { manifest: DatasetManifest; content: string } | null {
+  const manifest = readManifest(dataDir, name);
+  if (manifest === null) return null;
+  const content = readFileSync(join(datasetDir(dataDir, name), manifest.version, manifest.file), 'utf8');
+  if (sha256(content) !== manifest.sha256) throw new DatasetError(`${name} ${manifest.version}: ${manifest.file} does not match the manifest's sha256`);
+  return { manifest, content };
+}
+
+function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+/** A version id that sorts by time and is safe as a directory name: 20261122T185500123Z. */
+export function versionId(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+/** Writes a new version and makes it current; the old current becomes `previous`. */
+export function writeDatasetVersion(
+  dataDir: string,
+  name: string,
+  data: { file: string; content: string; source: string; license: string; count: number },
+  now: Date = new Date(),
+): DatasetManifest {
+  const dir = datasetDir(dataDir, name);
+  mkdirSync(dir, { recursive: true });
+  const before = readManifest(dataDir, name);
+  let version = versionId(now);
+  for (let n = 1; existsSync(join(dir, version)); n++) version = `${versionId(now)}-${n}`;
+  const staging = join(dir, `.${version}.staging`);
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, data.file), data.content);
+  const manifest: DatasetManifest = {
+    name, version, source: data.source, license: data.license, count: data.count, sha256: sha256(data.content),
+    file: data.file, importedAt: now.toISOString(), previous: before?.version ?? null,
+  };
+  writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  renameSync(staging, join(dir, version));
+  writeAtomic(manifestPath(dataDir, name), JSON.stringify(manifest, null, 2) + '\n');
+  prune(dir, new Set([manifest.version, ...(manifest.previous ? [manifest.previous] : [])]));
+  return manifest;
+}
+
+/** Makes the previous version current again (and the current one its `previous`). */
+export function rollbackDataset(dataDir: string, name: string): DatasetManifest {
+  const current = readManifest(dataDir, name);
+  if (current === null) throw new DatasetError(`${name} has never been imported`);
+  if (current.previous === null) throw new DatasetError(`${name} has no previous version to roll back to`);
+  const dir = datasetDir(dataDir, name);
+  const path = join(dir, current.previous, 'manifest.json');
+  if (!existsSync(path)) throw new DatasetError(`${name}: version ${current.previous} is gone`);
+  const prev = ManifestSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  const manifest: DatasetManifest = { ...prev, previous: current.version };
+  writeAtomic(manifestPath(dataDir, name), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+function prune(dir: string, keep: ReadonlySet<string>): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && !keep.has(entry.name)) rmSync(join(dir, entry.name), { recursive: true, force: true });
+  }
+}

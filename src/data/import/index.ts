@@ -1,0 +1,42 @@
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DOMAIN_LIST_DATASETS, importDomainList, type ImportReport } from './dangerous-domains.ts';
+import { DatasetError, readManifest, rollbackDataset, type DatasetManifest } from './dataset-store.ts';
+
+export { DatasetError } from './dataset-store.ts';
+export type { ImportReport } from './dangerous-domains.ts';
+
+/** Every importable dataset by the sub-directory of DIR it reads; later datasets add theirs here. */
+export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, now?: Date) => ImportReport>> = Object.fromEntries(
+  DOMAIN_LIST_DATASETS.map((name) => [name, (dataDir: string, dir: string, now?: Date) => importDomainList(name, dataDir, dir, now)]),
+);
+
+export const DATASET_NAMES: readonly string[] = Object.keys(IMPORTERS);
+
+/**
+ * `vigil data import DIR`: imports each dataset whose sub-directory DIR holds (DIR/<name>/...),
+ * each as a new version that running servers pick up without restart.
+ */
+export function importDirectory(dataDir: string, dir: string, now: Date = new Date()): ImportReport[] {
+  const root = resolve(dir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new DatasetError(`${root} is not a directory`);
+  const present = DATASET_NAMES.filter((name) => existsSync(join(root, name)));
+  if (present.length === 0) {
+    throw new DatasetError(`${root} holds none of the dataset directories Vigil imports (${DATASET_NAMES.join(', ')})`);
+  }
+  return present.map((name) => {
+    const importer = IMPORTERS[name];
+    if (importer === undefined) throw new DatasetError(`no importer for ${name}`);
+    return importer(dataDir, root, now);
+  });
+}
+
+/** The current manifest of every importable dataset (null: never imported). */
+export function datasetStatus(dataDir: string): Record<string, DatasetManifest | null> {
+  return Object.fromEntries(DATASET_NAMES.map((name) => [name, readManifest(dataDir, name)]));
+}
+
+export function rollback(dataDir: string, name: string): DatasetManifest {
+  if (!DATASET_NAMES.includes(name)) throw new DatasetError(`unknown dataset "${name}" (known: ${DATASET_NAMES.join(', ')})`);
+  return rollbackDataset(dataDir, name);
+}

@@ -1,0 +1,55 @@
+/** `vigil data import|status|rollback` run as the real CLI against a temp DATA_DIR. */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { failed, ok, tempDir, vigil } from '../helpers/cli-runner.ts';
+
+interface Imported { name: string; version: string; count: number; sha256: string; previous: string | null; files: string[]; rejectedLines: number; rejectedSamples?: string[] }
+interface Manifest { name: string; version: string; count: number; source: string; previous: string | null }
+
+function feed(files: Record<string, string>): string {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'dangerous-domains'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, 'dangerous-domains', name), text);
+  return dir;
+}
+
+describe('vigil data', () => {
+  it('imports dangerous domains, reports them, and keeps the previous version for rollback', async () => {
+    const DATA_DIR = tempDir();
+    const first = ok<Imported[]>(await vigil(['data', 'import', feed({ 'list.txt': 'phish.example.com\n# c\nbad line here\n', 'hosts': '0.0.0.0 malware.example.net\n' })], { DATA_DIR }));
+    assert.equal(first.length, 1);
+    assert.equal(first[0]?.name, 'dangerous-domains');
+    assert.equal(first[0]?.count, 2);
+    assert.equal(first[0]?.rejectedLines, 1);
+    assert.deepEqual(first[0]?.files, ['hosts', 'list.txt']);
+    const v1 = first[0]?.version ?? '';
+    assert.equal(readFileSync(join(DATA_DIR, 'datasets', 'dangerous-domains', v1, 'domains.txt'), 'utf8'), 'malware.example.net\nphish.example.com\n');
+
+    const second = ok<Imported[]>(await vigil(['data', 'import', feed({ 'list.txt': 'other.example.org\n' })], { DATA_DIR }));
+    assert.equal(second[0]?.previous, v1);
+    const status = ok<Record<string, Manifest | null>>(await vigil(['data', 'status'], { DATA_DIR }));
+    assert.equal(status['dangerous-domains']?.version, second[0]?.version);
+
+    const back = ok<Manifest>(await vigil(['data', 'rollback', 'dangerous-domains'], { DATA_DIR }));
+    assert.equal(back.version, v1);
+    assert.equal(back.count, 2);
+    assert.equal(existsSync(join(DATA_DIR, 'datasets', 'dangerous-domains', second[0]?.version ?? '', 'domains.txt')), true);
+  });
+
+  it('fails with a message (exit 1) on a directory without datasets or without valid domains', async () => {
+    const DATA_DIR = tempDir();
+    failed(await vigil(['data', 'import', tempDir()], { DATA_DIR }), /none of the dataset directories.*dangerous-domains/);
+    failed(await vigil(['data', 'import', join(tempDir(), 'missing')], { DATA_DIR }), /is not a directory/);
+    failed(await vigil(['data', 'import', feed({ 'x.txt': 'nothing valid\n' })], { DATA_DIR }), /no valid domain/);
+    failed(await vigil(['data', 'rollback', 'dangerous-domains'], { DATA_DIR }), /never been imported/);
+    failed(await vigil(['data', 'rollback', 'nope'], { DATA_DIR }), /unknown dataset/);
+  });
+
+  it('a usage error (exit 2) without DIR', async () => {
+    const r = await vigil(['data', 'import'], { DATA_DIR: tempDir() });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /vigil data import DIR/);
+  });
+});
