@@ -5,7 +5,7 @@
  * different (drawn from a seeded word list; 3 words in 1,000 are profanity, obfuscated or foreign), sent one at a time.
  * Also prints the engine alone, in process, for the same texts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { loadTextData } from '../src/data/text-data.ts';
 import { analyzeText } from '../src/intel/text/analyze.ts';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
+import { quantile, serverStages as stages, startProcess as start } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000002';
 const N = Number(process.env.BENCH_PROFANITY_REQUESTS ?? 300);
@@ -34,39 +35,6 @@ function makeText(rnd: () => number, chars: number): string {
   return [...s].slice(0, chars).join('');
 }
 
-async function start(env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${out}`);
-    try {
-      if ((await fetch(readyUrl)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`timeout starting the server: ${out}`);
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
-
-/** Stage durations of a Server-Timing header, and their sum as `total`. */
-function stages(header: string | null): Record<string, number> {
-  const out: Record<string, number> = { total: 0 };
-  for (const m of (header ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
-    out[m[1] ?? '?'] = Number(m[2]);
-    out.total = (out.total ?? 0) + Number(m[2]);
-  }
-  return out;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-text-'));
 const seed = join(dir, 'seed.json');

@@ -4,35 +4,17 @@
  * autocannon in this process.
  * Prints throughput ratio and latency at a fixed 1,000 req/s. Bounded: a few 8-10 s runs, loopback only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/free-port.ts';
+import { startProcess } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000001';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
-/** Starts a server process and resolves once `readyUrl` answers. */
-async function start(cmd: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...cmd], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
-  const deadline = Date.now() + 30000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${cmd.join(' ')} exited ${child.exitCode}: ${out}`);
-    try {
-      if ((await fetch(readyUrl)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`timeout starting ${cmd.join(' ')}: ${out}`);
-}
 
 async function load(url: string, opts: { connections: number; rate?: number; headers?: Record<string, string> }) {
   const r = await autocannon({ url, connections: opts.connections, duration: DURATION, ...(opts.rate ? { overallRate: opts.rate } : {}), headers: opts.headers ?? {} });
@@ -70,7 +52,7 @@ try {
   const [vigilPort, barePort] = [await freePort(), await freePort()];
   const vigilUrl = `http://127.0.0.1:${vigilPort}`;
   const bareUrl = `http://127.0.0.1:${barePort}/bare`;
-  children.push(await start(['src/cli/main.ts', 'serve'], { PORT: String(vigilPort), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn' }, `${vigilUrl}/healthz`));
+  children.push(await startProcess({ PORT: String(vigilPort), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn' }, `${vigilUrl}/healthz`));
 
   const countryUrl = `${vigilUrl}/lookup/country?CountryCode=DE&params=language,flag,currency,timezone`;
   const probe = await fetch(countryUrl, { headers: { authorization: `Bearer ${KEY}` } });
@@ -79,7 +61,7 @@ try {
   if (body.status !== 'success') throw new Error(`probe failed: ${probeText}`);
   const bodyFile = join(dir, 'country.json');
   writeFileSync(bodyFile, probeText);
-  children.push(await start(['bench/bare-server.ts', String(barePort), bodyFile], {}, bareUrl));
+  children.push(await startProcess({}, bareUrl, ['bench/bare-server.ts', String(barePort), bodyFile]));
   const auth = { authorization: `Bearer ${KEY}` };
 
   // Warm up both (JIT, caches), then measure.
