@@ -1,11 +1,10 @@
-import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { DatasetInfo } from '../intel/country/facts.ts';
 import { normaliseDomain } from '../intel/domain/name.ts';
 import type { DomainListFacts, DomainLists } from '../intel/domain/types.ts';
 import { FORWARDING_DOMAINS, FORWARDING_LIST_VERSION } from './forwarding-domains.ts';
-import { DANGEROUS_DOMAINS, DISPOSABLE_DOMAINS, type DomainListDataset } from './import/dangerous-domains.ts';
-import { manifestPath, readCurrent } from './import/dataset-store.ts';
+import { DANGEROUS_DOMAINS, DISPOSABLE_DOMAINS } from './import/dangerous-domains.ts';
+import { ImportedDataset, watchDatasets } from './import/imported.ts';
 
 const requireCjs = createRequire(import.meta.url);
 
@@ -67,44 +66,7 @@ function loadDisposable(forwarding: ReadonlySet<string>): Set<string> {
   return out;
 }
 
-/** One imported domain-list dataset, re-read when its manifest changes (a new import or a rollback). */
-class ImportedDomainSet {
-  set: ReadonlySet<string> = new Set();
-  info: DatasetInfo;
-  #seen = '';
-
-  constructor(
-    private readonly name: DomainListDataset,
-    private readonly dataDir: string | null,
-    private readonly onError: ((err: unknown) => void) | undefined,
-  ) {
-    this.info = { name, version: 'none', source: 'not imported yet (vigil data import DIR)', license: 'n/a' };
-  }
-
-  refresh(): boolean {
-    if (this.dataDir === null) return false;
-    let stamp: string;
-    try {
-      const st = statSync(manifestPath(this.dataDir, this.name));
-      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
-    } catch {
-      stamp = 'absent';
-    }
-    if (stamp === this.#seen) return false;
-    try {
-      const current = readCurrent(this.dataDir, this.name);
-      this.#seen = stamp;
-      if (current === null) return false;
-      this.set = new Set(current.content.split('\n').filter((l) => l !== ''));
-      this.info = { name: this.name, version: current.manifest.version, source: current.manifest.source, license: current.manifest.license };
-      return true;
-    } catch (err) {
-      // A half-copied or corrupt version: keep answering from the set already loaded, try again next tick.
-      this.onError?.(err);
-      return false;
-    }
-  }
-}
+const domainSet = (content: string): ReadonlySet<string> => new Set(content.split('\n').filter((l) => l !== ''));
 
 /**
  * Disposable (npm `disposable-email-domains` and `mailchecker`, both MIT, plus imported
@@ -115,18 +77,16 @@ class ImportedDomainSet {
 export function loadDomainLists(opts: DomainListsOptions): LoadedDomainLists {
   const forwarding = new Set(FORWARDING_DOMAINS);
   const disposable = loadDisposable(forwarding);
-  const dangerous = new ImportedDomainSet(DANGEROUS_DOMAINS, opts.dataDir, opts.onReloadError);
-  const disposableUpdates = new ImportedDomainSet(DISPOSABLE_DOMAINS, opts.dataDir, opts.onReloadError);
+  const empty: ReadonlySet<string> = new Set();
+  const dangerous = new ImportedDataset(DANGEROUS_DOMAINS, opts.dataDir, domainSet, empty, opts.onReloadError);
+  const disposableUpdates = new ImportedDataset(DISPOSABLE_DOMAINS, opts.dataDir, domainSet, empty, opts.onReloadError);
   const refresh = (): boolean => {
     const a = dangerous.refresh();
     const b = disposableUpdates.refresh();
     return a || b;
   };
   refresh();
-
-  const reloadMs = opts.reloadMs ?? 5000;
-  const timer = reloadMs > 0 && opts.dataDir !== null ? setInterval(refresh, reloadMs) : undefined;
-  timer?.unref();
+  const stop = opts.dataDir === null ? () => undefined : watchDatasets([dangerous, disposableUpdates], opts.reloadMs ?? 5000);
 
   const staticInfo: DatasetInfo[] = [
     { name: 'disposable-email-domains', version: packageVersion('disposable-email-domains'), source: 'npm disposable-email-domains', license: 'MIT' },
@@ -139,8 +99,8 @@ export function loadDomainLists(opts: DomainListsOptions): LoadedDomainLists {
       const name = normaliseDomain(domain) ?? domain.trim().toLowerCase();
       const isForwarding = listed(forwarding, name);
       return {
-        is_dangerous: listed(dangerous.set, name),
-        is_disposable: !isForwarding && (listed(disposable, name) || listed(disposableUpdates.set, name)),
+        is_dangerous: listed(dangerous.value, name),
+        is_disposable: !isForwarding && (listed(disposable, name) || listed(disposableUpdates.value, name)),
         is_forwarding: isForwarding,
       };
     },
@@ -148,11 +108,9 @@ export function loadDomainLists(opts: DomainListsOptions): LoadedDomainLists {
       return [...staticInfo, disposableUpdates.info, dangerous.info];
     },
     get sizes() {
-      return { disposable: disposable.size + disposableUpdates.set.size, forwarding: forwarding.size, dangerous: dangerous.set.size };
+      return { disposable: disposable.size + disposableUpdates.value.size, forwarding: forwarding.size, dangerous: dangerous.value.size };
     },
     refresh,
-    close(): void {
-      if (timer) clearInterval(timer);
-    },
+    close: stop,
   };
 }
