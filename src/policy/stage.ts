@@ -54,7 +54,7 @@ export class PolicyStage {
           userId: call.userId,
           at: call.now.toISOString(),
           input: { ...subject.input },
-          result: { ...subject.result },
+          result: subject.logged ? subject.logged() : { ...subject.result },
         });
       }
       const event = subject.event();

@@ -114,6 +114,11 @@ export interface PolicySubject {
   lists: readonly ListProbe[];
   apply(verdict: PolicyVerdict): void;
   event(): RaisedEvent | null;
+  /**
+   * The result as the decision log (backtests) keeps it, when the answer carries something that
+   * must never be stored (a full card number echoed back): default, the result as answered.
+   */
+  logged?(): Record<string, unknown>;
 }
 
 /**
