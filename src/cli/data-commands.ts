@@ -1,14 +1,20 @@
 import type { Config } from '../config.ts';
 import { datasetStatus, importDirectory, rollback } from '../data/import/index.ts';
+import { updateDataset } from '../data/import/update.ts';
 
 export const DATA_USAGE = `  vigil data import DIR                         import DIR/dangerous-domains/* and DIR/disposable-domains/* (domain per line or hosts format)
+                                                and DIR/disposable-phone-numbers/number-list.json.gz (receive-SMS numbers)
+                                                and DIR/iban-registry/registry.txt, DIR/swift-bic-codes/ (IBAN country facts, Gulf BICs)
+                                                and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev layouts)
+  vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
   vigil data status                             the current version of each imported dataset
   vigil data rollback NAME                      make the previous version of a dataset current again`;
 
 const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
 
 /** `vigil data ...`; returns the exit code, or null for an unknown sub-command (usage). */
-export function dataCommand(config: Readonly<Config>, sub: string | undefined, rest: readonly string[]): number | null {
+export function dataCommand(config: Readonly<Config>, sub: string | undefined, rest: readonly string[]): number | Promise<number> | null {
+  if (sub === 'update') return updateCommand(config, rest);
   if (sub === 'import') {
     const dir = rest[0];
     if (dir === undefined || rest.length > 1) return null;
@@ -34,4 +40,24 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
     return 0;
   }
   return null;
+}
+
+/** `vigil data update NAME --from URL|FILE [--sha256 HEX]`: progress on stderr, the report on stdout. */
+function updateCommand(config: Readonly<Config>, rest: readonly string[]): Promise<number> | null {
+  const [name, ...flags] = rest;
+  if (name === undefined || name.startsWith('--')) return null;
+  let from: string | undefined;
+  let sha256: string | undefined;
+  for (let i = 0; i < flags.length; i += 2) {
+    const value = flags[i + 1];
+    if (value === undefined) return null;
+    if (flags[i] === '--from') from = value;
+    else if (flags[i] === '--sha256') sha256 = value;
+    else return null;
+  }
+  if (from === undefined) return null;
+  return updateDataset(config.dataDir, name, { from, sha256, progress: (line) => void process.stderr.write(`vigil: ${line}\n`) }).then((r) => {
+    print({ name: r.manifest.name, version: r.manifest.version, count: r.manifest.count, sha256: r.manifest.sha256, previous: r.manifest.previous, files: r.files, rejectedLines: r.rejected });
+    return 0;
+  });
 }

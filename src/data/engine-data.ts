@@ -4,6 +4,9 @@ import { loadDomainData } from './domain-data.ts';
 import { loadCountryData } from './countries.ts';
 import { loadEmailData } from './email-lists.ts';
 import { loadTextData } from './text-data.ts';
+import { loadPhoneData } from './phone-data.ts';
+import { loadIbanData } from './iban-data.ts';
+import { loadBinData } from './bin-data.ts';
 
 /**
  * Loads every dataset the engines need at start. With the configuration, imported datasets come
@@ -11,5 +14,6 @@ import { loadTextData } from './text-data.ts';
  * data) the network is off and only npm-shipped data is loaded.
  */
 export function loadEngineData(config?: Readonly<Config>): EngineData {
-  return { countries: loadCountryData(), text: loadTextData(), domains: loadDomainData(config), email: loadEmailData() };
+  const countries = loadCountryData();
+  return { countries, text: loadTextData(), domains: loadDomainData(config), email: loadEmailData(), phone: loadPhoneData(config), iban: loadIbanData(countries, config), bins: loadBinData(config) };
 }

@@ -6,9 +6,12 @@
 export const OPERATIONS = {
   'ip.self': { path: '/ip', planMethod: null, free: true },
   'lookup.country': { path: '/lookup/country', planMethod: 'lookup/country', free: false },
+  'lookup.bin': { path: '/lookup/bin', planMethod: 'lookup/bin', free: false },
   'lookup.domain': { path: '/lookup/domain', planMethod: 'lookup/domain', free: false },
+  'lookup.iban': { path: '/lookup/iban', planMethod: 'lookup/iban', free: false },
   'scoring.profanity': { path: '/scoring/profanity', planMethod: 'scoring/profanity', free: false },
   'scoring.email': { path: '/scoring/email', planMethod: 'scoring/email', free: false },
+  'scoring.phone': { path: '/scoring/phone', planMethod: 'scoring/phone', free: false },
 } as const satisfies Record<string, { path: string; planMethod: string | null; free: boolean }>;
 
 export type OperationName = keyof typeof OPERATIONS;

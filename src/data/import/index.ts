@@ -2,14 +2,27 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DOMAIN_LIST_DATASETS, importDomainList, type ImportReport } from './dangerous-domains.ts';
 import { DatasetError, readManifest, rollbackDataset, type DatasetManifest } from './dataset-store.ts';
+import { DISPOSABLE_PHONES, importDisposablePhones } from './disposable-phones.ts';
+import { IBAN_REGISTRY, importIbanRegistry } from './iban-registry.ts';
+import { importSwiftBic, SWIFT_BIC } from './swift-bic.ts';
+import { BIN_LIST, BIN_LIST_DIRS, importBinList } from './bin-list.ts';
 
 export { DatasetError } from './dataset-store.ts';
 export type { ImportReport } from './dangerous-domains.ts';
 
 /** Every importable dataset by the sub-directory of DIR it reads; later datasets add theirs here. */
-export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, now?: Date) => ImportReport>> = Object.fromEntries(
-  DOMAIN_LIST_DATASETS.map((name) => [name, (dataDir: string, dir: string, now?: Date) => importDomainList(name, dataDir, dir, now)]),
-);
+export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, now?: Date) => ImportReport>> = {
+  ...Object.fromEntries(
+    DOMAIN_LIST_DATASETS.map((name) => [name, (dataDir: string, dir: string, now?: Date) => importDomainList(name, dataDir, dir, now)]),
+  ),
+  [DISPOSABLE_PHONES]: importDisposablePhones,
+  [IBAN_REGISTRY]: importIbanRegistry,
+  [SWIFT_BIC]: importSwiftBic,
+  [BIN_LIST]: importBinList,
+};
+
+/** Datasets whose importer also reads a sub-directory of another name (the shared data's own). */
+const SOURCE_DIRS: Readonly<Record<string, readonly string[]>> = { [BIN_LIST]: BIN_LIST_DIRS };
 
 export const DATASET_NAMES: readonly string[] = Object.keys(IMPORTERS);
 
@@ -20,7 +33,7 @@ export const DATASET_NAMES: readonly string[] = Object.keys(IMPORTERS);
 export function importDirectory(dataDir: string, dir: string, now: Date = new Date()): ImportReport[] {
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new DatasetError(`${root} is not a directory`);
-  const present = DATASET_NAMES.filter((name) => existsSync(join(root, name)));
+  const present = DATASET_NAMES.filter((name) => (SOURCE_DIRS[name] ?? [name]).some((d) => existsSync(join(root, d))));
   if (present.length === 0) {
     throw new DatasetError(`${root} holds none of the dataset directories Vigil imports (${DATASET_NAMES.join(', ')})`);
   }

@@ -7,6 +7,12 @@ import { domainEndpoint } from './lookup-domain.ts';
 import { profanityEndpoint, type TextData } from './scoring-profanity.ts';
 import { emailEndpoint } from './scoring-email.ts';
 import type { EmailData } from '../../data/email-lists.ts';
+import type { PhoneData } from '../../data/phone-data.ts';
+import { phoneEndpoint } from './scoring-phone.ts';
+import type { IbanData } from '../../data/iban-data.ts';
+import { ibanEndpoint } from './lookup-iban.ts';
+import type { BinData } from '../../data/bin-data.ts';
+import { binEndpoint } from './lookup-bin.ts';
 
 export interface EngineData {
   countries: CountryData;
@@ -16,9 +22,15 @@ export interface EngineData {
   domains: DomainData;
   /** Webmail, role, academic and typo-provider lists of the email engine. */
   email: EmailData;
+  /** Carrier prefixes and the imported receive-SMS list of the phone engine. */
+  phone: PhoneData;
+  /** ibantools specs, the imported IBAN registry and BIC directory, and the SA/AE bank-code tables. */
+  iban: IbanData;
+  /** The imported BIN dataset (issuer and country by prefix). */
+  bins: BinData;
 }
 
 /** Every API endpoint; the shared test matrix runs its checks against each one listed here. */
 export function buildEndpoints(data: EngineData): EndpointDef[] {
-  return [ipEndpoint, countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains)];
+  return [ipEndpoint, countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains), phoneEndpoint(data.phone), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries)];
 }

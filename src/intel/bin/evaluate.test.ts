@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildBinIndex } from '../../data/bin-data.ts';
+import { loadCountryData } from '../../data/countries.ts';
+import { evaluateBin } from './evaluate.ts';
+import { issuerTitleCase } from './issuer-name.ts';
+import { MADA_BINS } from './local-schemes.ts';
+import { luhnValid, parseBinInput } from './parse.ts';
+import type { BinRecord } from './types.ts';
+
+const countries = loadCountryData();
+const rec = (start: string, end: string, extra: Partial<BinRecord> = {}): BinRecord => ({
+  start, end, scheme: '', brand: '', type: '', prepaid: null, commercial: null, country: '', bank: '', city: '', url: '', phone: '', logo: '',
+  latitude: '', longitude: '', length: 0, luhn: null, ...extra,
+});
+const index = buildBinIndex([
+  rec('457173', '457173', { scheme: 'visa', country: 'DK', bank: 'DANSKE BANK', type: 'debit' }),
+  rec('45717360', '45717360', { scheme: 'visa', country: 'DK', bank: 'JYSKE BANK', type: 'debit', brand: 'Visa/Dankort' }),
+  rec('371241', '371242', { scheme: 'amex', country: 'US', bank: 'AMERICAN EXPRESS', type: 'credit' }),
+  rec('440647', '440647', { scheme: 'visa', country: 'SA', bank: 'AL RAJHI BANK', type: 'debit' }),
+  rec('968208', '968208', { scheme: 'mada', country: 'SA', bank: 'SAUDI NATIONAL BANK', type: 'debit' }),
+  rec('400000', '400000', { scheme: 'visa', country: 'US', bank: 'TEST BUSINESS BANK', type: 'credit', brand: 'Business', commercial: true, prepaid: true }),
+]);
+const data = { index, countries: (a: string) => countries.byCode.get(a) };
+
+/** A number of `length` digits starting with `prefix` whose last digit makes it pass Luhn. */
+export function withLuhn(prefix: string, length = 16): string {
+  const body = prefix.padEnd(length - 1, '0');
+  for (let d = 0; d <= 9; d++) if (luhnValid(body + String(d))) return body + String(d);
+  throw new Error('unreachable');
+}
+
+function run(sent: string) {
+  const p = parseBinInput(sent);
+  assert.ok(p.ok, `${sent}: ${p.ok ? '' : p.problem}`);
+  return evaluateBin(sent, p.value, data);
+}
+
+describe('parseBinInput', () => {
+  const bad = ['', '   ', '12345', '4111-1', 'abcdef', '41111a', '4111111111111111111111', '41111111111111111111', 'XXXX411111', '411111+1', '４１１１１１', '4111\u000011'];
+  for (const s of bad) it(`refuses ${JSON.stringify(s).slice(0, 30)}`, () => assert.equal(parseBinInput(s).ok, false));
+  const good: Array<[string, string, string | null, number | null]> = [
+    ['411111', '411111', null, null],
+    ['4111111111111111', '41111111', '4111111111111111', 16],
+    ['4111 1111 1111 1111', '41111111', '4111111111111111', 16],
+    ['4111-1111-1111-1111', '41111111', '4111111111111111', 16],
+    ['411111******1111', '411111', null, 16],
+    ['4111 11XX XXXX 1111', '411111', null, 16],
+    ['411111XXXXXXXXXX', '411111', null, null],
+    ['4111111111111111111', '41111111', '4111111111111111111', 19],
+  ];
+  for (const [s, bin, full, total] of good) {
+    it(`reads ${s}`, () => {
+      const p = parseBinInput(s);
+      assert.ok(p.ok);
+      assert.equal(p.value.bin, bin);
+      assert.equal(p.value.full, full);
+      assert.equal(p.value.totalLength, total);
+    });
+  }
+});
+
+describe('every global scheme (published test numbers)', () => {
+  const cards: Array<[string, string]> = [
+    ['4111111111111111', 'Visa'], ['4012888888881881', 'Visa'], ['5555555555554444', 'Mastercard'], ['5105105105105100', 'Mastercard'],
+    ['2223003122003222', 'Mastercard'], ['378282246310005', 'American Express'], ['371449635398431', 'American Express'],
+    ['6011111111111117', 'Discover'], ['6011000990139424', 'Discover'], ['30569309025904', 'Diners Club'], ['38520000023237', 'Diners Club'],
+    ['3530111333300000', 'JCB'], ['3566002020360505', 'JCB'], ['6200000000000005', 'UnionPay'], ['6759649826438453', 'Maestro'],
+    ['6799990100000000019', 'Maestro'], ['2201382000000013', 'Mir'], ['5066991111111118', 'Elo'], ['6062825624254001', 'Hipercard'],
+    ['9792030000000000', 'Troy'], ['5019717010103742', 'Dankort'], [withLuhn('506104'), 'Verve'], [withLuhn('652150'), 'RuPay'], [withLuhn('507803'), 'Meeza'],
+  ];
+  for (const [n, scheme] of cards) {
+    it(`${n} is a valid ${scheme}`, () => {
+      const r = run(n);
+      assert.equal(r.info.scheme.name, scheme);
+      assert.equal(r.isValid, true, r.reason);
+      assert.equal(r.reason, '');
+      assert.ok(r.info.syntax.lengths.includes(n.length));
+      assert.ok(r.info.syntax.code.size >= 3);
+    });
+  }
+  it('Amex syntax: 4-6-5 gaps, 15 digits, CID 4', () => {
+    assert.deepEqual(run('378282').info.syntax, { gaps: [4, 10], lengths: [15], code: { name: 'CID', size: 4 } });
+  });
+  it('a Luhn failure is invalid with a reason; UnionPay does not require Luhn', () => {
+    const r = run('4111111111111112');
+    assert.equal(r.isValid, false);
+    assert.match(r.reason, /Luhn/);
+    assert.equal(run('6200000000000006').isValid, true);
+    assert.equal(run('6200000000000006').info.scheme.isLuha, false);
+  });
+  it('a wrong length is invalid', () => {
+    const r = run('37828224631000');
+    assert.equal(r.isValid, false);
+    assert.match(r.reason, /15 digits, not 14/);
+    assert.equal(run('378282*****0005').isValid, true);
+    assert.equal(run('378282******0005').isValid, false);
+  });
+  it('no scheme: invalid, syntax still given, bank and country null', () => {
+    const r = run('99999999');
+    assert.equal(r.isValid, false);
+    assert.equal(r.info.scheme.name, null);
+    assert.equal(r.info.bank, null);
+    assert.equal(r.info.country, null);
+    assert.deepEqual(r.info.syntax.lengths, [16]);
+  });
+});
+
+describe('local schemes and co-badging', () => {
+  it('mada ranges co-badged with Visa and Mastercard; mada-only ranges', () => {
+    for (const bin of MADA_BINS) {
+      const r = run(withLuhn(bin));
+      assert.equal(r.isValid, true, bin);
+      if (bin.startsWith('4')) assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], ['Visa', 'mada'], bin);
+      else if (/^(5[1-5]|2[2-7])/.test(bin)) assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], ['Mastercard', 'mada'], bin);
+      else assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], ['mada', null], bin);
+    }
+  });
+  it('Visa/Dankort is co-badged', () => {
+    const r = run('4571736000000000');
+    assert.equal(r.info.scheme.name, 'Visa');
+    assert.equal(r.info.scheme.coName, 'Dankort');
+  });
+});
+
+describe('issuer records', () => {
+  it('the longest known prefix wins, with bank and country facts', () => {
+    const r = run('45717360');
+    assert.equal(r.info.bank?.name, 'Jyske Bank');
+    assert.equal(r.info.bank?.identifier, '45717360');
+    assert.equal(r.info.scheme.brand, 'Visa/Dankort');
+    assert.equal(r.info.scheme.type, 'debit');
+    assert.equal(r.info.scheme.currency, 'DKK');
+    assert.deepEqual(r.info.country, {
+      alpha2: 'DK', name: 'Denmark', code: '45', numeric: '208', emoji: '🇩🇰', continent: 'Europe', languageCode: 'da', languageNative: 'Dansk',
+    });
+    assert.equal(run('45717399').info.bank?.name, 'Danske Bank');
+  });
+  it('ranges match inside, not outside', () => {
+    assert.equal(run('371242').info.bank?.name, 'American Express');
+    assert.equal(run('371241').info.bank?.identifier, '371241-371242');
+    assert.equal(run('371243').info.bank, null);
+  });
+  it('flags from the record; a record scheme names a number no range knows', () => {
+    const r = run('400000');
+    assert.equal(r.info.scheme.isCommercial, true);
+    assert.equal(r.info.scheme.isPrepaid, true);
+    assert.equal(run('968208').info.scheme.name, 'mada');
+    assert.equal(run('968208').info.country?.alpha2, 'SA');
+  });
+  it('a record with no bank name still gives the country', () => {
+    const idx = buildBinIndex([rec('411111', '411111', { country: 'US' })]);
+    const p = parseBinInput('411111');
+    assert.ok(p.ok);
+    const r = evaluateBin('411111', p.value, { index: idx, countries: data.countries });
+    assert.equal(r.info.bank, null);
+    assert.equal(r.info.country?.alpha2, 'US');
+  });
+});
+
+describe('issuerTitleCase', () => {
+  const cases: Array<[string, string]> = [
+    ['BANK OF AMERICA, N.A. (USA)', 'Bank of America, N.A. (USA)'],
+    ['HSBC BANK PLC', 'HSBC Bank PLC'],
+    ['BNP PARIBAS', 'BNP Paribas'],
+    ['JPMORGAN CHASE BANK, N.A.', 'JPMorgan Chase Bank, N.A.'],
+    ['KOREA EXCHANGE BANK CREDIT SERVICE CO., LTD.', 'Korea Exchange Bank Credit Service Co., Ltd.'],
+    ['DINERS CLUB DEL ECUADOR S.A.', 'Diners Club del Ecuador S.A.'],
+    ['Banco Davivienda S.A.', 'Banco Davivienda S.A.'],
+    ['icici bank limited', 'ICICI Bank Limited'],
+    ["CREDIT AGRICOLE-CORPORATE D'INVESTISSEMENT", "Credit Agricole-Corporate D'Investissement"],
+    ['', ''],
+  ];
+  for (const [raw, want] of cases) it(`${raw} -> ${want}`, () => assert.equal(issuerTitleCase(raw), want));
+});
