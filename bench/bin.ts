@@ -6,8 +6,7 @@
  * and not), masked and spaced numbers, mada and unknown ranges. Also prints the engine alone, in process.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBinData } from '../src/data/bin-data.ts';
 import { loadCountryData } from '../src/data/countries.ts';
@@ -17,19 +16,14 @@ import { evaluateBin } from '../src/intel/bin/evaluate.ts';
 import { luhnValid, parseBinInput } from '../src/intel/bin/parse.ts';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { quantile, serverStages as stages, startProcess as start } from './lib.ts';
+import { benchDataDir, quantile, serverStages as stages, startProcess as start } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000005';
 const N = Number(process.env.BENCH_BIN_REQUESTS ?? 2000);
 const WARMUP = 200;
 const SHARED = join(process.cwd(), '..', 'shared', 'data');
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-bin-'));
-const seed = join(dir, 'seed.json');
-writeFileSync(seed, JSON.stringify({
-  plans: [{ id: 'bench', methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],
-  accounts: [{ id: 'bench', plan: 'bench', keys: [KEY] }],
-}));
+const { dir, seed } = benchDataDir('bin', KEY);
 let child: ChildProcess | undefined;
 try {
   const rnd = prng(7);

@@ -7,8 +7,7 @@
  * IDN, mashed), sent one at a time. Also prints the engine alone, in process, for the same addresses.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { domainToASCII } from 'node:url';
 import { loadDomainLists } from '../src/data/domain-lists.ts';
@@ -17,7 +16,7 @@ import { evaluateEmail } from '../src/intel/email/evaluate.ts';
 import { parseEmail } from '../src/intel/email/syntax.ts';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { quantile, serverStages as stages, startProcess as start } from './lib.ts';
+import { benchDataDir, quantile, serverStages as stages, startProcess as start } from './lib.ts';
 import { startDnsServer, type DnsTestServer } from '../test/helpers/dns-server.ts';
 import { startRdapServer, type RdapTestServer } from '../test/helpers/rdap-server.ts';
 
@@ -35,12 +34,7 @@ const DOMAINS = [
 
 const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-email-'));
-const seed = join(dir, 'seed.json');
-writeFileSync(seed, JSON.stringify({
-  plans: [{ id: 'bench', methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],
-  accounts: [{ id: 'bench', plan: 'bench', keys: [KEY] }],
-}));
+const { dir, seed } = benchDataDir('email', KEY);
 let child: ChildProcess | undefined;
 let dns: DnsTestServer | undefined;
 let rdap: RdapTestServer | undefined;

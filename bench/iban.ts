@@ -7,8 +7,7 @@
  * digits (its invalid_iban event is stored in the policy stage). Also prints the engine alone.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCountryData } from '../src/data/countries.ts';
 import { loadIbanData } from '../src/data/iban-data.ts';
@@ -18,7 +17,7 @@ import { evaluateIban } from '../src/intel/iban/lookup.ts';
 import { ibanCheckDigits, parseIban } from '../src/intel/iban/validate.ts';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { quantile, serverStages as stages, startProcess as start } from './lib.ts';
+import { benchDataDir, quantile, serverStages as stages, startProcess as start } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000005';
 const N = Number(process.env.BENCH_IBAN_REQUESTS ?? 2000);
@@ -32,12 +31,7 @@ const SHAPES: Array<[string, string, number]> = [
   ['BH', 'BMAG', 14], ['QA', 'DOHB', 21], ['JO', 'CBJO', 22], ['LT', '10000', 11],
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-iban-'));
-const seed = join(dir, 'seed.json');
-writeFileSync(seed, JSON.stringify({
-  plans: [{ id: 'bench', methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],
-  accounts: [{ id: 'bench', plan: 'bench', keys: [KEY] }],
-}));
+const { dir, seed } = benchDataDir('iban', KEY);
 let child: ChildProcess | undefined;
 try {
   const imported = existsSync(join(SHARED, 'iban-registry'));

@@ -1,5 +1,8 @@
 /** Helpers shared by the benches: start a server process, read Server-Timing, quantiles. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Starts `node --import tsx <args>` (default: Vigil's `serve`) and resolves once `readyUrl` answers 2xx. */
 export async function startProcess(env: Record<string, string>, readyUrl: string, args: string[] = ['src/cli/main.ts', 'serve']): Promise<ChildProcess> {
@@ -35,4 +38,18 @@ export function serverStages(header: string | null): Record<string, number> {
     out.total = (out.total ?? 0) + Number(m[2]);
   }
   return out;
+}
+
+/**
+ * A temp DATA_DIR holding a seed file: plan `bench` (no quota, a flood limit no bench reaches, so
+ * every answer is a real one and not a 106) and account `bench` with the given key.
+ */
+export function benchDataDir(name: string, key: string): { dir: string; seed: string } {
+  const dir = mkdtempSync(join(tmpdir(), `vigil-bench-${name}-`));
+  const seed = join(dir, 'seed.json');
+  writeFileSync(seed, JSON.stringify({
+    plans: [{ id: 'bench', methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],
+    accounts: [{ id: 'bench', plan: 'bench', keys: [key] }],
+  }));
+  return { dir, seed };
 }

@@ -6,8 +6,7 @@
  * Also prints the engine alone, in process, for the same numbers.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { importDisposablePhones } from '../src/data/import/disposable-phones.ts';
 import { loadPhoneData } from '../src/data/phone-data.ts';
@@ -15,7 +14,7 @@ import { evaluatePhone } from '../src/intel/phone/evaluate.ts';
 import { checkCountry, parsePhone } from '../src/intel/phone/parse.ts';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { quantile, serverStages as stages, startProcess as start } from './lib.ts';
+import { benchDataDir, quantile, serverStages as stages, startProcess as start } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000005';
 const N = Number(process.env.BENCH_PHONE_REQUESTS ?? 1000);
@@ -34,12 +33,7 @@ const PLANS: Array<[string, string, string, string[], number]> = [
   ['IL', '972', '0', ['50', '2'], 9], ['CH', '41', '0', ['78', '44', '900'], 9],
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-phone-'));
-const seed = join(dir, 'seed.json');
-writeFileSync(seed, JSON.stringify({
-  plans: [{ id: 'bench', methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],
-  accounts: [{ id: 'bench', plan: 'bench', keys: [KEY] }],
-}));
+const { dir, seed } = benchDataDir('phone', KEY);
 const imported = existsSync(join(SHARED, 'disposable-phone-numbers')) ? importDisposablePhones(dir, SHARED).manifest.count : 0;
 let child: ChildProcess | undefined;
 try {

@@ -6,14 +6,12 @@
  * Also prints the engine alone, in process, for the same texts.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { loadTextData } from '../src/data/text-data.ts';
 import { analyzeText } from '../src/intel/text/analyze.ts';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { quantile, serverStages as stages, startProcess as start } from './lib.ts';
+import { benchDataDir, quantile, serverStages as stages, startProcess as start } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000002';
 const N = Number(process.env.BENCH_PROFANITY_REQUESTS ?? 300);
@@ -36,12 +34,7 @@ function makeText(rnd: () => number, chars: number): string {
 }
 
 
-const dir = mkdtempSync(join(tmpdir(), 'vigil-bench-text-'));
-const seed = join(dir, 'seed.json');
-writeFileSync(seed, JSON.stringify({
-  plans: [{ id: 'bench', methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],
-  accounts: [{ id: 'bench', plan: 'bench', keys: [KEY] }],
-}));
+const { dir, seed } = benchDataDir('text', KEY);
 let child: ChildProcess | undefined;
 try {
   const port = await freePort();
