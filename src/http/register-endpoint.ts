@@ -83,6 +83,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
                 live: !ctx.testMode,
                 userId: ctx.options.userId ?? null,
                 now: ctx.now,
+                explain: ctx.options.explain,
                 input: ownInput(def, ctx.query),
               })
             : [];

@@ -11,6 +11,8 @@ export interface PolicyCall {
   live: boolean;
   userId: string | null;
   now: Date;
+  /** `explain=yes`: collect what took part (otherwise nothing is collected on the hot path). */
+  explain: boolean;
   /** The endpoint's own request parameters, as rules see them under `input.`. */
   input: Readonly<Record<string, unknown>>;
 }
@@ -27,7 +29,7 @@ export class PolicyStage {
     private readonly logDecision: ((record: DecisionRecord) => void) | undefined,
   ) {}
 
-  /** Applies the policy to every subject of `data`; returns what took part, for `explain=yes`. */
+  /** Applies the policy to every subject of `data`; returns what took part when `call.explain`. */
   async apply(policy: EndpointPolicy, data: unknown, call: PolicyCall): Promise<PolicyContribution[]> {
     const snapshot = await this.snapshots.get(call.accountId);
     const rules = policy.group ? snapshot.rules.get(policy.group) : undefined;
@@ -40,10 +42,12 @@ export class PolicyStage {
       const candidates = rules ? rules.candidates(seen) : [];
       const verdict = decide(candidates, seen, hits);
       subject.apply(verdict);
-      for (const hit of hits) contributions.push({ source: 'blacklist', type: hit.type, value: hit.value, effect: 'blacklisted' });
-      for (const applied of verdict.rulesApplied.rules) {
-        const rule = candidates.find((c) => c.id === applied.id);
-        if (rule) contributions.push({ source: 'custom_rule', id: rule.id, title: rule.title, action: rule.action });
+      if (call.explain) {
+        for (const hit of hits) contributions.push({ source: 'blacklist', type: hit.type, value: hit.value, effect: 'blacklisted' });
+        for (const applied of verdict.rulesApplied.rules) {
+          const rule = candidates.find((c) => c.id === applied.id);
+          if (rule) contributions.push({ source: 'custom_rule', id: rule.id, title: rule.title, action: rule.action });
+        }
       }
       if (!call.live) continue;
       if (policy.group && this.logDecision) {

@@ -89,7 +89,3 @@ export function importDomainList(name: DomainListDataset, dataDir: string, dir: 
   }, now);
   return { manifest, files, rejected, samples };
 }
-
-export function importDangerousDomains(dataDir: string, dir: string, now: Date = new Date()): ImportReport {
-  return importDomainList(DANGEROUS_DOMAINS, dataDir, dir, now);
-}
