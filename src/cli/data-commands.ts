@@ -1,12 +1,16 @@
 import type { Config } from '../config.ts';
 import { datasetStatus, importDirectory, rollback } from '../data/import/index.ts';
-import { updateDataset } from '../data/import/update.ts';
+import { datasetSources, updateDataset } from '../data/import/update.ts';
 
 export const DATA_USAGE = `  vigil data import DIR                         import DIR/dangerous-domains/* and DIR/disposable-domains/* (domain per line or hosts format)
                                                 and DIR/disposable-phone-numbers/number-list.json.gz (receive-SMS numbers)
                                                 and DIR/iban-registry/registry.txt, DIR/swift-bic-codes/ (IBAN country facts, Gulf BICs)
                                                 and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev layouts)
+                                                and DIR/tor-exit-nodes/, vpn-datacenter-x4bnet/, cloud-ranges-jhassine/, datacenter-ipcat/,
+                                                icloud-private-relay/, asn-bgptools/, asn-names-asn2org/ (IP threat lists, ASN metadata)
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
+  vigil data update NAME                        fetch every public source file of NAME (the IP lists and ASN datasets) and import them;
+                                                DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]})
   vigil data status                             the current version of each imported dataset
   vigil data rollback NAME                      make the previous version of a dataset current again`;
 
@@ -42,7 +46,7 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
   return null;
 }
 
-/** `vigil data update NAME --from URL|FILE [--sha256 HEX]`: progress on stderr, the report on stdout. */
+/** `vigil data update NAME [--from URL|FILE] [--sha256 HEX]`: progress on stderr, the report on stdout. */
 function updateCommand(config: Readonly<Config>, rest: readonly string[]): Promise<number> | null {
   const [name, ...flags] = rest;
   if (name === undefined || name.startsWith('--')) return null;
@@ -55,7 +59,8 @@ function updateCommand(config: Readonly<Config>, rest: readonly string[]): Promi
     else if (flags[i] === '--sha256') sha256 = value;
     else return null;
   }
-  if (from === undefined) return null;
+  // Without --from only datasets with default sources can update (the others: usage).
+  if (from === undefined && datasetSources(name) === null) return null;
   return updateDataset(config.dataDir, name, { from, sha256, progress: (line) => void process.stderr.write(`vigil: ${line}\n`) }).then((r) => {
     print({ name: r.manifest.name, version: r.manifest.version, count: r.manifest.count, sha256: r.manifest.sha256, previous: r.manifest.previous, files: r.files, rejectedLines: r.rejected });
     return 0;

@@ -54,9 +54,15 @@ export const sha256 = (content: string | Buffer): string => createHash('sha256')
 
 /** The current version's data file, checked against the manifest's sha256. */
 export function readCurrent(dataDir: string, name: string): { manifest: DatasetManifest; content: string } | null {
+  const current = readCurrentBytes(dataDir, name);
+  return current && { manifest: current.manifest, content: current.content.toString('utf8') };
+}
+
+/** The current version's data file as bytes (binary datasets such as MaxMind databases). */
+export function readCurrentBytes(dataDir: string, name: string): { manifest: DatasetManifest; content: Buffer } | null {
   const manifest = readManifest(dataDir, name);
   if (manifest === null) return null;
-  const content = readFileSync(join(datasetDir(dataDir, name), manifest.version, manifest.file), 'utf8');
+  const content = readFileSync(join(datasetDir(dataDir, name), manifest.version, manifest.file));
   if (sha256(content) !== manifest.sha256) throw new DatasetError(`${name} ${manifest.version}: ${manifest.file} does not match the manifest's sha256`);
   return { manifest, content };
 }
@@ -76,7 +82,7 @@ export function versionId(now: Date): string {
 export function writeDatasetVersion(
   dataDir: string,
   name: string,
-  data: { file: string; content: string; source: string; license: string; count: number },
+  data: { file: string; content: string | Buffer; source: string; license: string; count: number },
   now: Date = new Date(),
 ): DatasetManifest {
   const dir = datasetDir(dataDir, name);

@@ -6,6 +6,13 @@ import { DISPOSABLE_PHONES, importDisposablePhones } from './disposable-phones.t
 import { IBAN_REGISTRY, importIbanRegistry } from './iban-registry.ts';
 import { importSwiftBic, SWIFT_BIC } from './swift-bic.ts';
 import { BIN_LIST, BIN_LIST_DIRS, importBinList } from './bin-list.ts';
+import {
+  CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, importIcloudRelay, importIpcat, importJhassine, importTorExitNodes, importX4bnet,
+  TOR_EXIT_NODES, VPN_DATACENTER_X4BNET,
+} from './ip-lists.ts';
+import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG, importAsn2org, importBgpTools } from './asn-lists.ts';
+import { GEOLITE2_ASN, GEOLITE2_CITY, importMaxmindDb } from './maxmind-db.ts';
+import { GEONAMES_POSTAL, importGeonamesPostal } from './geonames-postal.ts';
 
 export { DatasetError } from './dataset-store.ts';
 export type { ImportReport } from './dangerous-domains.ts';
@@ -19,6 +26,16 @@ export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, n
   [IBAN_REGISTRY]: importIbanRegistry,
   [SWIFT_BIC]: importSwiftBic,
   [BIN_LIST]: importBinList,
+  [TOR_EXIT_NODES]: importTorExitNodes,
+  [VPN_DATACENTER_X4BNET]: importX4bnet,
+  [CLOUD_RANGES_JHASSINE]: importJhassine,
+  [DATACENTER_IPCAT]: importIpcat,
+  [ICLOUD_PRIVATE_RELAY]: importIcloudRelay,
+  [ASN_BGPTOOLS]: importBgpTools,
+  [ASN_NAMES_ASN2ORG]: importAsn2org,
+  [GEONAMES_POSTAL]: importGeonamesPostal,
+  [GEOLITE2_CITY]: (dataDir: string, dir: string, now?: Date) => importMaxmindDb(GEOLITE2_CITY, dataDir, dir, now),
+  [GEOLITE2_ASN]: (dataDir: string, dir: string, now?: Date) => importMaxmindDb(GEOLITE2_ASN, dataDir, dir, now),
 };
 
 /** Datasets whose importer also reads a sub-directory of another name (the shared data's own). */

@@ -2,17 +2,119 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG } from './asn-lists.ts';
 import { DatasetError } from './dataset-store.ts';
+import { CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, TOR_EXIT_NODES, VPN_DATACENTER_X4BNET } from './ip-lists.ts';
 import type { ImportReport } from './dangerous-domains.ts';
 import { IMPORTERS } from './index.ts';
 
 /** Largest download accepted (the biggest public BIN list is about 40 MB). */
 export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
 
-export interface UpdateOptions {
+/** One file of a dataset's default sources: where to fetch it, and the name it gets in DIR/NAME/. */
+export interface SourceFile {
   /** http(s) URL or a local file path. */
-  from: string;
-  /** Expected SHA-256 (hex) of the file; the import is refused when it differs. */
+  url: string;
+  file: string;
+}
+
+const GH = 'https://raw.githubusercontent.com';
+/** bgp.tools tag lists the ASN classifier and the threat flags read (the mirror has a few more). */
+const BGP_TOOLS_TAGS = ['vpn', 'vpsh', 'tor', 'dsl', 'mobile', 'perso', 'satnet', 'biznet', 'corp', 'uni', 'gov', 'cdn', 'anycast'] as const;
+
+/**
+ * Where `vigil data update NAME` (without --from) fetches each dataset: the public upstream
+ * files named in the shared data's SOURCE.md, each saved under the file name the importer
+ * recognises. Branches rather than commits, so an update gets the current data; the operator
+ * can pin commits or use mirrors with DATA_SOURCES_FILE.
+ */
+export const DEFAULT_SOURCES: Readonly<Record<string, readonly SourceFile[]>> = {
+  [TOR_EXIT_NODES]: [
+    { url: `${GH}/idleadmin/ThreatFeed/main/tor-exit-nodes.list`, file: 'tor-exit-nodes.txt' },
+    { url: `${GH}/idleadmin/ThreatFeed/main/cptorlist.list`, file: 'checkpoint-tor-ips.txt' },
+    { url: `${GH}/SecOps-Institute/Tor-IP-Addresses/master/tor-nodes.lst`, file: 'tor-all-relays.txt' },
+  ],
+  [VPN_DATACENTER_X4BNET]: [
+    { url: `${GH}/X4BNet/lists_vpn/main/output/vpn/ipv4.txt`, file: 'vpn-ipv4.txt' },
+    { url: `${GH}/X4BNet/lists_vpn/main/output/vpn/ipv6.txt`, file: 'vpn-ipv6.txt' },
+    { url: `${GH}/X4BNet/lists_vpn/main/output/datacenter/ipv4.txt`, file: 'datacenter-ipv4.txt' },
+    { url: `${GH}/X4BNet/lists_vpn/main/output/datacenter/ipv6.txt`, file: 'datacenter-ipv6.txt' },
+    { url: `${GH}/X4BNet/lists_vpn/main/input/vpn/ASN.txt`, file: 'vpn-asn.txt' },
+    { url: `${GH}/X4BNet/lists_vpn/main/input/datacenter/ASN.txt`, file: 'datacenter-asn.txt' },
+  ],
+  [CLOUD_RANGES_JHASSINE]: [{ url: `${GH}/jhassine/server-ip-addresses/master/data/datacenters.csv`, file: 'datacenters.csv' }],
+  [DATACENTER_IPCAT]: [{ url: `${GH}/client9/ipcat/master/datacenters.csv`, file: 'datacenters.csv' }],
+  [ICLOUD_PRIVATE_RELAY]: [
+    { url: `${GH}/hroost/icloud-private-relay-iplist/main/ipv4/ipv4-ranges.txt`, file: 'ipv4-ranges.txt' },
+    { url: `${GH}/hroost/icloud-private-relay-iplist/main/ipv6/ipv6-ranges.txt`, file: 'ipv6-ranges.txt' },
+  ],
+  [ASN_BGPTOOLS]: [
+    { url: `${GH}/Alice39s/BGP.Tools-OpenDB/auto-update/asns/asns.csv.gz`, file: 'asns.csv.gz' },
+    ...BGP_TOOLS_TAGS.map((t) => ({ url: `${GH}/Alice39s/BGP.Tools-OpenDB/auto-update/tags/${t}/tags-${t}.csv`, file: `tags-${t}.csv` })),
+  ],
+  [ASN_NAMES_ASN2ORG]: [{ url: `${GH}/vincentbernat/asn2org/gh-pages/asns.csv`, file: 'asns.csv' }],
+};
+
+/** A file name safe inside DIR/NAME/ (no separators, no leading dot). */
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const NOT_URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+const SourcesFileSchema = z.record(
+  z.string(),
+  z
+    .array(
+      z.object({
+        url: z.string().min(1).refine((u) => /^https?:\/\//i.test(u) || !NOT_URL_SCHEME.test(u), 'must be an http(s) URL or a file path'),
+        file: z.string().regex(FILE_NAME, 'must be a plain file name (letters, digits, . _ -)'),
+      }).strict(),
+    )
+    .min(1, 'must list at least one file')
+    .refine((files) => new Set(files.map((f) => f.file)).size === files.length, 'file names must be unique'),
+);
+
+/**
+ * The sources of every dataset: DEFAULT_SOURCES, with the datasets listed in the JSON file
+ * `sourcesFile` replacing theirs (`{"tor-exit-nodes": [{"url": "...", "file": "tor-exit-nodes.txt"}]}`).
+ * A DatasetError naming the file and the offending entry when it is unreadable or malformed.
+ */
+export function loadSources(sourcesFile: string | undefined): Readonly<Record<string, readonly SourceFile[]>> {
+  if (sourcesFile === undefined || sourcesFile.trim() === '') return DEFAULT_SOURCES;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(sourcesFile, 'utf8'));
+  } catch (err) {
+    throw new DatasetError(`DATA_SOURCES_FILE ${sourcesFile}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = SourcesFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+    throw new DatasetError(`DATA_SOURCES_FILE ${sourcesFile}: ${where}: ${issue?.message ?? 'invalid'} (expected {"<dataset>": [{"url": "https://...", "file": "name.txt"}]})`);
+  }
+  // A misspelt dataset would otherwise be ignored without a word and the defaults used.
+  const unknown = Object.keys(parsed.data).filter((name) => IMPORTERS[name] === undefined);
+  if (unknown.length > 0) throw new DatasetError(`DATA_SOURCES_FILE ${sourcesFile}: unknown dataset "${unknown[0]}" (known: ${Object.keys(IMPORTERS).join(', ')})`);
+  return { ...DEFAULT_SOURCES, ...parsed.data };
+}
+
+/**
+ * DATA_SOURCES_FILE is read here rather than in Config because only `vigil data update` uses it
+ * and the server never does; the CLI process is short-lived, so reading it at the call is safe.
+ */
+const sourcesFileFromEnv = (): string | undefined => process.env.DATA_SOURCES_FILE;
+
+/** The files `vigil data update NAME` fetches without --from; null when the dataset has none. */
+export function datasetSources(name: string, sourcesFile: string | undefined = sourcesFileFromEnv()): readonly SourceFile[] | null {
+  return loadSources(sourcesFile)[name] ?? null;
+}
+
+export interface UpdateOptions {
+  /** http(s) URL or a local file path; without it, every file of the dataset's sources (DEFAULT_SOURCES or DATA_SOURCES_FILE). */
+  from?: string | undefined;
+  /** JSON file overriding DEFAULT_SOURCES; default: the DATA_SOURCES_FILE environment variable. */
+  sourcesFile?: string | undefined;
+  /** Expected SHA-256 (hex) of the file; the import is refused when it differs. Only for a single file. */
   sha256?: string | undefined;
   now?: Date;
   /** Progress lines (stderr in the CLI). */
@@ -21,7 +123,7 @@ export interface UpdateOptions {
 
 function fileName(from: string, isUrl: boolean): string {
   const raw = isUrl ? decodeURIComponent(new URL(from).pathname.split('/').pop() ?? '') : basename(from);
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(raw) ? raw : 'download';
+  return FILE_NAME.test(raw) ? raw : 'download';
 }
 
 async function download(url: string, dest: string, progress: (line: string) => void): Promise<number> {
@@ -52,35 +154,56 @@ async function download(url: string, dest: string, progress: (line: string) => v
   return size;
 }
 
+/** Copies or downloads one source into `dest`. */
+async function fetchOne(from: string, dest: string, progress: (line: string) => void): Promise<void> {
+  const isUrl = /^https?:\/\//i.test(from);
+  if (isUrl) {
+    progress(`downloading ${from}`);
+    const bytes = await download(from, dest, progress);
+    progress(`downloaded ${bytes} bytes`);
+    return;
+  }
+  if (NOT_URL_SCHEME.test(from)) throw new DatasetError(`--from must be an http(s) URL or a file path, not ${from}`);
+  const src = resolve(from);
+  if (!existsSync(src) || !statSync(src).isFile()) throw new DatasetError(`${src} is not a file`);
+  copyFileSync(src, dest);
+}
+
 /**
- * `vigil data update NAME --from URL|FILE [--sha256 HEX]`: fetches one file into a temp directory
- * laid out as DIR/NAME/<file>, checks its SHA-256 when given, and runs NAME's importer on it. The
+ * `vigil data update NAME [--from URL|FILE] [--sha256 HEX]`: fetches the file given by --from, or
+ * without it every file of the dataset's sources (DEFAULT_SOURCES, or DATA_SOURCES_FILE), into a
+ * temp directory laid out as DIR/NAME/<file>, checks the SHA-256 when given (single file only:
+ * one hash cannot vouch for several files), and runs NAME's importer on it. All files must arrive
+ * before anything is imported, so a failed download leaves the current version in place. The
  * dataset store writes a new version atomically and keeps the previous one for rollback.
  */
-export async function updateDataset(dataDir: string, name: string, opts: UpdateOptions): Promise<ImportReport> {
+export async function updateDataset(dataDir: string, name: string, opts: UpdateOptions = {}): Promise<ImportReport> {
   const importer = IMPORTERS[name];
   if (importer === undefined) throw new DatasetError(`unknown dataset "${name}" (known: ${Object.keys(IMPORTERS).join(', ')})`);
   const progress = opts.progress ?? (() => undefined);
-  const isUrl = /^https?:\/\//i.test(opts.from);
-  if (!isUrl && /^[a-z][a-z0-9+.-]*:\/\//i.test(opts.from)) throw new DatasetError(`--from must be an http(s) URL or a file path, not ${opts.from}`);
+  let files: readonly SourceFile[];
+  if (opts.from !== undefined) {
+    const isUrl = /^https?:\/\//i.test(opts.from);
+    if (!isUrl && NOT_URL_SCHEME.test(opts.from)) throw new DatasetError(`--from must be an http(s) URL or a file path, not ${opts.from}`);
+    files = [{ url: opts.from, file: fileName(opts.from, isUrl) }];
+  } else {
+    const sources = datasetSources(name, opts.sourcesFile ?? sourcesFileFromEnv());
+    if (sources === null) throw new DatasetError(`${name} has no default sources; give --from URL|FILE (or list its files in DATA_SOURCES_FILE)`);
+    files = sources;
+  }
   const expected = opts.sha256?.trim().toLowerCase();
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) throw new DatasetError('--sha256 must be 64 hexadecimal digits');
+  if (expected !== undefined && files.length !== 1) throw new DatasetError(`--sha256 needs a single file, but ${name} has ${files.length} sources; use --from with --sha256`);
   const tmp = mkdtempSync(join(tmpdir(), 'vigil-update-'));
   try {
     const dir = join(tmp, name);
     mkdirSync(dir);
-    const dest = join(dir, fileName(opts.from, isUrl));
-    if (isUrl) {
-      progress(`downloading ${opts.from}`);
-      const bytes = await download(opts.from, dest, progress);
-      progress(`downloaded ${bytes} bytes`);
-    } else {
-      const src = resolve(opts.from);
-      if (!existsSync(src) || !statSync(src).isFile()) throw new DatasetError(`${src} is not a file`);
-      copyFileSync(src, dest);
+    for (const [i, f] of files.entries()) {
+      if (files.length > 1) progress(`file ${i + 1} of ${files.length}: ${f.file}`);
+      await fetchOne(f.url, join(dir, f.file), progress);
     }
     if (expected !== undefined) {
-      const got = createHash('sha256').update(readFileSync(dest)).digest('hex');
+      const got = createHash('sha256').update(readFileSync(join(dir, files[0]?.file ?? ''))).digest('hex');
       if (got !== expected) throw new DatasetError(`sha256 mismatch: expected ${expected}, got ${got}; nothing imported`);
       progress('sha256 verified');
     }
