@@ -47,6 +47,8 @@ const EnvSchema = z
     NETWORK_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(300)),
     NETWORK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(2000)),
     RDAP_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    RDAP_ASN_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   })
   .strip();
 
@@ -82,6 +84,10 @@ export interface Config {
   networkTimeoutMs: number;
   /** IANA-format RDAP bootstrap (dns.json) to use instead of the shipped one. */
   rdapBootstrapFile: string | undefined;
+  /** IANA-format RDAP bootstrap for AS numbers (asn.json) to use instead of the shipped one. */
+  rdapAsnBootstrapFile: string | undefined;
+  /** Crawler ranges file (Vigil's or a crawler operator's googlebot.json layout) instead of the shipped one. */
+  crawlerRangesFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -140,5 +146,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     networkBudgetMs: e.NETWORK_BUDGET_MS,
     networkTimeoutMs: e.NETWORK_TIMEOUT_MS,
     rdapBootstrapFile: e.RDAP_BOOTSTRAP_FILE,
+    rdapAsnBootstrapFile: e.RDAP_ASN_BOOTSTRAP_FILE,
+    crawlerRangesFile: e.CRAWLER_RANGES_FILE,
   });
 }

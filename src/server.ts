@@ -24,6 +24,9 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     logger.info(r, 'seed applied');
   }
   const boot = await bootstrapIfEmpty(store, accounts, config.dataDir);
+  // The ASN prefix index (a walk of GeoLite2 ASN, under a second) is built before serving, so the
+  // first /lookup/asn call does not pay for it.
+  data.ip.warm();
 
   let closing = false;
   const shutdown = (signal: string): void => {

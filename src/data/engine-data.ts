@@ -7,6 +7,7 @@ import { loadTextData } from './text-data.ts';
 import { loadPhoneData } from './phone-data.ts';
 import { loadIbanData } from './iban-data.ts';
 import { loadBinData } from './bin-data.ts';
+import { loadIpData } from './ip-data.ts';
 
 /**
  * Loads every dataset the engines need at start. With the configuration, imported datasets come
@@ -15,5 +16,5 @@ import { loadBinData } from './bin-data.ts';
  */
 export function loadEngineData(config?: Readonly<Config>): EngineData {
   const countries = loadCountryData();
-  return { countries, text: loadTextData(), domains: loadDomainData(config), email: loadEmailData(), phone: loadPhoneData(config), iban: loadIbanData(countries, config), bins: loadBinData(config) };
+  return { countries, text: loadTextData(), domains: loadDomainData(config), email: loadEmailData(), phone: loadPhoneData(config), iban: loadIbanData(countries, config), bins: loadBinData(config), ip: loadIpData(config) };
 }

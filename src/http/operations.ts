@@ -5,6 +5,11 @@
  */
 export const OPERATIONS = {
   'ip.self': { path: '/ip', planMethod: null, free: true },
+  geoip: { path: '/geoip', planMethod: 'geoip', free: false },
+  'lookup.ip': { path: '/lookup/ip', planMethod: 'lookup/ip', free: false },
+  'lookup.ip.bulk': { path: '/lookup/ip/bulk', planMethod: 'lookup/ip/bulk', free: false },
+  'lookup.ip.threats': { path: '/lookup/ip/threats', planMethod: 'lookup/ip/threats', free: false },
+  'lookup.asn': { path: '/lookup/asn', planMethod: 'lookup/asn', free: false },
   'lookup.country': { path: '/lookup/country', planMethod: 'lookup/country', free: false },
   'lookup.bin': { path: '/lookup/bin', planMethod: 'lookup/bin', free: false },
   'lookup.domain': { path: '/lookup/domain', planMethod: 'lookup/domain', free: false },

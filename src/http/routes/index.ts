@@ -13,6 +13,9 @@ import type { IbanData } from '../../data/iban-data.ts';
 import { ibanEndpoint } from './lookup-iban.ts';
 import type { BinData } from '../../data/bin-data.ts';
 import { binEndpoint } from './lookup-bin.ts';
+import type { IpData } from '../../data/ip-data.ts';
+import { bulkIpEndpoint, geoipEndpoint, ipEngine, lookupIpEndpoint, threatsEndpoint } from './lookup-ip.ts';
+import { asnEndpoint } from './lookup-asn.ts';
 
 export interface EngineData {
   countries: CountryData;
@@ -28,9 +31,21 @@ export interface EngineData {
   iban: IbanData;
   /** The imported BIN dataset (issuer and country by prefix). */
   bins: BinData;
+  /** GeoLite2 City and ASN, imported threat/ASN/postal lists, crawler ranges and the RDAP client for ASNs. */
+  ip: IpData;
 }
 
 /** Every API endpoint; the shared test matrix runs its checks against each one listed here. */
 export function buildEndpoints(data: EngineData): EndpointDef[] {
-  return [ipEndpoint, countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains), phoneEndpoint(data.phone), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries)];
+  const ip = ipEngine(data.ip.sources, data.countries);
+  const ipDatasets = () => [...data.ip.datasets, ...data.countries.datasets];
+  return [
+    ipEndpoint,
+    geoipEndpoint(ip, ipDatasets),
+    lookupIpEndpoint(ip, ipDatasets),
+    bulkIpEndpoint(ip, ipDatasets),
+    threatsEndpoint(ip, ipDatasets),
+    asnEndpoint(data.ip.sources, data.ip.asns, data.ip.budgetMs, () => data.ip.datasets),
+    countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains), phoneEndpoint(data.phone), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries),
+  ];
 }

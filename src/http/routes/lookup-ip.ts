@@ -1,0 +1,276 @@
+import type { CountryData } from '../../data/countries.ts';
+import { parseIpInput, type IpAddress } from '../../intel/ip/address.ts';
+import { isBotUserAgent, parseDevice } from '../../intel/ip/device.ts';
+import { fakeIpSources } from '../../intel/ip/fake.ts';
+import { lookupIp, type IpLookup, type IpLookupOptions } from '../../intel/ip/lookup.ts';
+import { ipRisk, SUSPICIOUS_IP_RISK } from '../../intel/ip/risk.ts';
+import { GEOIP_MODULES, IP_MODULES, NO_CONTACTS, type IpSources } from '../../intel/ip/types.ts';
+import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
+import { writeVerdict } from '../../policy/verdict.ts';
+import type { RequestContext } from '../context.ts';
+import type { EndpointDef } from '../endpoint.ts';
+import { ApiError } from '../errors.ts';
+import { readParam } from '../params.ts';
+import { TEST_MODE_INSTANT } from './lookup-country.ts';
+
+/** Most addresses one bulk call takes (spec). */
+export const MAX_BULK_IPS = 50;
+
+/**
+ * One answered address and what the policy stage needs beside it. Kept off the answer object in a
+ * WeakMap so nothing internal can leak into a response format.
+ */
+const lookups = new WeakMap<object, IpLookup>();
+
+function userAgentOf(ctx: RequestContext): string | undefined {
+  const ua = ctx.headers['user-agent'];
+  return typeof ua === 'string' ? ua : undefined;
+}
+
+function parseOrFail(sent: string): IpAddress {
+  const parsed = parseIpInput(sent);
+  if (!parsed.ok) throw new ApiError(112, `The IP address is malformed: ${parsed.problem}.`);
+  return parsed.value;
+}
+
+/** Explanation of the engine's part: each flag's source and version, and the risk's signals. */
+function explainLookup(found: IpLookup): Record<string, unknown>[] {
+  return found.sources.map((s) => ({ source: 'security', flag: s.flag, dataset: s.dataset, version: s.version, ...(s.detail !== undefined && { detail: s.detail }) }));
+}
+
+export interface IpEngine {
+  readonly live: IpSources;
+  /** Realistic, deterministic per address, no network (test mode). */
+  readonly test: IpSources;
+  readonly countries: CountryData;
+}
+
+export function ipEngine(live: IpSources, countries: CountryData): IpEngine {
+  return { live, test: fakeIpSources(live), countries };
+}
+
+function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withDevice: boolean): Record<string, unknown> {
+  const ua = withDevice ? userAgentOf(ctx) : undefined;
+  const opts: IpLookupOptions = {
+    lang: ctx.options.lang,
+    modules: ctx.options.modules,
+    now: ctx.testMode ? TEST_MODE_INSTANT : ctx.now,
+    flagBaseUrl: ctx.baseUrl,
+    device: withDevice ? { block: parseDevice(ua), isBot: isBotUserAgent(ua) } : undefined,
+    ...(ctx.testMode && { contacts: () => NO_CONTACTS }),
+  };
+  const found = lookupIp(addr, ctx.testMode ? engine.test : engine.live, engine.countries, opts);
+  if (ctx.options.explain) found.result.explanation = { contributions: explainLookup(found) };
+  lookups.set(found.result, found);
+  return found.result;
+}
+
+/**
+ * Policy of every IP method: the address is checked against the account's `ip` list (addresses and
+ * CIDR ranges) and the rules of the `ip` group, which always see the full `security` block even when
+ * the module was not asked for. A blacklist makes the risk 100 and a whitelist 0; at risk 50 or more
+ * a live call raises `suspicious_ip`.
+ */
+function ipSubject(result: Record<string, unknown>, input: Readonly<Record<string, unknown>>, raiseEvents: boolean): PolicySubject | null {
+  const found = lookups.get(result);
+  if (!found) return null;
+  const view: Record<string, unknown> = { ...result, security: found.security };
+  let risk = ipRisk(found.security);
+  return {
+    input,
+    result: view,
+    lists: [{ type: 'ip', value: String(result.ip) }],
+    apply(verdict) {
+      found.security.blacklisted = verdict.blacklisted;
+      const shown = result.security as Record<string, unknown> | undefined;
+      writeVerdict(result, verdict, { listed: shown, rulesCopy: shown });
+      risk = ipRisk(found.security, verdict.whitelisted);
+      const explanation = result.explanation as { contributions: unknown[] } | undefined;
+      explanation?.contributions.push({ source: 'risk', risk: risk.risk, signals: risk.signals });
+    },
+    event() {
+      if (!raiseEvents || risk.risk < SUSPICIOUS_IP_RISK) return null;
+      const s = found.security;
+      return {
+        kind: 'suspicious_ip',
+        risk: risk.risk,
+        subject: String(result.ip),
+        summary: {
+          ip: result.ip, countryCode: result.countryCode, asn: (result.asn as { asn?: unknown } | undefined)?.asn ?? null, risk: risk.risk,
+          isProxy: s.isProxy, proxyType: s.proxyType, isTor: s.isTor, isBot: s.isBot, isRelay: s.isRelay, isHosting: s.isHosting, blacklisted: s.blacklisted,
+        },
+      };
+    },
+    // The decision log is JSON: an IPv6 IPNumber (a bigint) is kept as its decimal text.
+    logged: () => ({ ...view, IPNumber: String(view.IPNumber), security: { ...found.security } }),
+  };
+}
+
+const singlePolicy = (raiseEvents: boolean): EndpointPolicy => ({
+  group: 'ip',
+  subjects(data, input) {
+    if (typeof data !== 'object' || data === null) return [];
+    const s = ipSubject(data as Record<string, unknown>, input, raiseEvents);
+    return s ? [s] : [];
+  },
+});
+
+const bulkPolicy: EndpointPolicy = {
+  group: 'ip',
+  subjects(data) {
+    if (typeof data !== 'object' || data === null) return [];
+    const out: PolicySubject[] = [];
+    for (const [sent, entry] of Object.entries(data as Record<string, unknown>)) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const s = ipSubject(entry as Record<string, unknown>, { ip: sent }, true);
+      if (s) out.push(s);
+    }
+    return out;
+  },
+};
+
+const DATA_NOTE =
+  'Geolocation from MaxMind GeoLite2 City (region and city names fall back to English where GeoLite2 has no translation, and always for Arabic), ' +
+  'the AS from GeoLite2 ASN with bgp.tools and asn2org metadata and registry (RDAP) contacts filled in the background, ' +
+  'security flags from the imported Tor, VPN, datacenter, cloud and Private Relay lists.';
+
+/** GET /lookup/ip: one address. */
+export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+  const answer = (ctx: RequestContext) => {
+    const sent = readParam(ctx.query, 'ip', 112);
+    if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ip" parameter is required: send an IPv4 or IPv6 address.');
+    return answerOne(engine, ctx, parseOrFail(sent), false);
+  };
+  return {
+    operation: 'lookup.ip',
+    method: 'GET',
+    summary: 'IP geolocation, network and threat lookup',
+    description: `Geolocation, AS, and with \`params\` the location, currency, timezone and security modules of one IPv4 or IPv6 address. ${DATA_NOTE} Empty or malformed address: 112.`,
+    query: { ip: { type: 'string', required: true, description: 'IPv4 or IPv6 address', example: '8.8.8.8' } },
+    sample: { ip: '8.8.8.8' },
+    modules: IP_MODULES,
+    get datasets() {
+      return datasets();
+    },
+    policy: singlePolicy(true),
+    live: answer,
+    test: answer,
+  };
+}
+
+/** GET /geoip: the caller's own address, with the device module from its User-Agent. */
+export function geoipEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+  const answer = (ctx: RequestContext) => answerOne(engine, ctx, parseOrFail(ctx.ip), true);
+  return {
+    operation: 'geoip',
+    method: 'GET',
+    summary: "The caller's own IP result",
+    description: `The IP result of the address the request comes from (TRUST_PROXY decides whether X-Forwarded-For counts), with the \`device\` module parsed from the User-Agent. ${DATA_NOTE}`,
+    sample: {},
+    modules: GEOIP_MODULES,
+    get datasets() {
+      return datasets();
+    },
+    policy: singlePolicy(true),
+    live: answer,
+    test: answer,
+  };
+}
+
+/** GET /lookup/ip/bulk: up to 50 addresses, keyed by each address as sent. */
+export function bulkIpEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+  const answer = (ctx: RequestContext) => {
+    const sent = readParam(ctx.query, 'ips', 112);
+    if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ips" parameter is required: send up to 50 comma-separated IPv4 or IPv6 addresses.');
+    const items = sent.split(',');
+    if (items.length > MAX_BULK_IPS) throw new ApiError(112, `At most ${MAX_BULK_IPS} addresses per call; ${items.length} were sent.`);
+    const parsed: Array<[string, IpAddress]> = [];
+    const seen = new Map<string, string>();
+    items.forEach((raw, i) => {
+      const key = raw.trim();
+      if (key === '') throw new ApiError(112, `Entry ${i + 1} of "ips" is empty.`);
+      const parsedOne = parseIpInput(key);
+      if (!parsedOne.ok) throw new ApiError(112, `Entry ${i + 1} of "ips" is malformed: ${parsedOne.problem}.`);
+      const before = seen.get(parsedOne.value.ip);
+      if (before !== undefined) throw new ApiError(112, `"${key.slice(0, 48)}" is sent twice (the same address as "${before.slice(0, 48)}").`);
+      seen.set(parsedOne.value.ip, key);
+      parsed.push([key, parsedOne.value]);
+    });
+    const data: Record<string, unknown> = {};
+    const withDevice = ctx.options.modules.has('device');
+    for (const [key, addr] of parsed) data[key] = answerOne(engine, ctx, addr, withDevice);
+    return data;
+  };
+  return {
+    operation: 'lookup.ip.bulk',
+    method: 'GET',
+    summary: 'Bulk IP lookup (up to 50 addresses)',
+    description: `The IP result of each of up to ${MAX_BULK_IPS} comma-separated IPv4/IPv6 addresses, keyed by each address as sent. An empty, malformed or repeated entry fails the whole call with 112. Counts as one request.`,
+    query: { ips: { type: 'string', required: true, description: 'Comma-separated IPv4/IPv6 addresses (at most 50)', example: '8.8.8.8,2606:4700:4700::1111' } },
+    sample: { ips: '8.8.8.8,1.1.1.1' },
+    modules: GEOIP_MODULES,
+    keyed: true,
+    get datasets() {
+      return datasets();
+    },
+    policy: bulkPolicy,
+    live: answer,
+    test: answer,
+  };
+}
+
+/** GET /lookup/ip/threats: the security flags of one address (decisions.md), no event. */
+export function threatsEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+  const answer = (ctx: RequestContext) => {
+    const sent = readParam(ctx.query, 'ip', 112);
+    if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ip" parameter is required: send an IPv4 or IPv6 address.');
+    const addr = parseOrFail(sent);
+    const found = lookupIp(addr, ctx.testMode ? engine.test : engine.live, engine.countries, {
+      lang: ctx.options.lang, modules: new Set(), now: ctx.now, flagBaseUrl: ctx.baseUrl, contacts: () => NO_CONTACTS,
+    });
+    const s = found.security;
+    const result: Record<string, unknown> = {
+      ip: addr.ip,
+      threats: { isProxy: s.isProxy, proxyType: s.proxyType, isTor: s.isTor, isBot: s.isBot, isRelay: s.isRelay, isHosting: s.isHosting, blacklisted: false },
+    };
+    if (ctx.options.explain) result.explanation = { contributions: explainLookup(found) };
+    // Rules of the ip group read the whole IP result; the answer shows only the threats.
+    lookups.set(result, { ...found, result: { ...found.result, ...result } });
+    return result;
+  };
+  const policy: EndpointPolicy = {
+    group: 'ip',
+    subjects(data, input) {
+      if (typeof data !== 'object' || data === null) return [];
+      const result = data as Record<string, unknown>;
+      const found = lookups.get(result);
+      if (!found) return [];
+      const view: Record<string, unknown> = { ...found.result, security: found.security };
+      return [{
+        input,
+        result: view,
+        lists: [{ type: 'ip', value: String(result.ip) }],
+        apply(verdict) {
+          found.security.blacklisted = verdict.blacklisted;
+          writeVerdict(result, verdict, { listed: result.threats as Record<string, unknown> });
+        },
+        event: () => null,
+        logged: () => ({ ...view, IPNumber: String(view.IPNumber), security: { ...found.security } }),
+      }];
+    },
+  };
+  return {
+    operation: 'lookup.ip.threats',
+    method: 'GET',
+    summary: 'IP threat flags',
+    description: 'Proxy/VPN, Tor, bot, Private Relay and hosting flags of one address, and whether the account\'s IP blacklists or rules list it. Empty or malformed address: 112.',
+    query: { ip: { type: 'string', required: true, description: 'IPv4 or IPv6 address', example: '185.220.101.1' } },
+    sample: { ip: '8.8.8.8' },
+    get datasets() {
+      return datasets();
+    },
+    policy,
+    live: answer,
+    test: answer,
+  };
+}
