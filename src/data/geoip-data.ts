@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { paths as geolite2Paths } from 'geolite2';
 import { Reader } from 'maxmind';
 import type { DatasetInfo } from '../intel/country/facts.ts';
-import { manifestPath, readCurrentBytes } from './import/dataset-store.ts';
+import { readCurrentBytes } from './import/dataset-store.ts';
 import { GEOLITE2_ASN, GEOLITE2_CITY, openMmdb } from './import/maxmind-db.ts';
-import { watchDatasets } from './import/imported.ts';
+import { manifestStamp, watchDatasets } from './import/imported.ts';
 
 /** The parts of a GeoLite2/GeoIP2 City record Vigil reads. */
 export interface CityRecord {
@@ -103,13 +103,7 @@ export class MmdbDataset<T> {
 
   refresh(): boolean {
     if (this.dataDir === null) return false;
-    let stamp: string;
-    try {
-      const st = statSync(manifestPath(this.dataDir, this.name));
-      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
-    } catch {
-      stamp = 'absent';
-    }
+    const stamp = manifestStamp(this.dataDir, this.name);
     if (stamp === this.#seen) return false;
     try {
       const current = readCurrentBytes(this.dataDir, this.name);

@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { isoDate } from './rdap.ts';
+import { isoDate, readCapped } from './rdap.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export const DEFAULT_RDAP_ASN_BOOTSTRAP_FILE = fileURLToPath(new URL('../data/rdap-asn-bootstrap.json', import.meta.url));
@@ -271,30 +271,6 @@ export function contactsFromAutnum(doc: unknown, fallbackRegistry: string | null
     registry: registry ?? fallbackRegistry,
     status: status.length > 0 ? status.join(', ') : null,
   });
-}
-
-/** Reads a body up to maxBytes; null when it is larger (the rest is abandoned). */
-async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
-  if (!res.body) return '';
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body.cancel();
-    return null;
-  }
-  const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export interface AsnRegistryOptions {

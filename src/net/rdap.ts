@@ -93,8 +93,14 @@ export function registrationDate(doc: unknown): string | null {
   return event?.eventDate === undefined ? null : isoDate(event.eventDate);
 }
 
-async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
+/** Reads a body up to maxBytes; null when it is larger (the rest is abandoned). */
+export async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return '';
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body.cancel();
+    return null;
+  }
   const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -34,13 +34,7 @@ export class ImportedDataset<T> {
   /** Re-reads the dataset if its manifest changed; true when a new version was loaded. */
   refresh(): boolean {
     if (this.dataDir === null) return false;
-    let stamp: string;
-    try {
-      const st = statSync(manifestPath(this.dataDir, this.name));
-      stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
-    } catch {
-      stamp = 'absent';
-    }
+    const stamp = manifestStamp(this.dataDir, this.name);
     if (stamp === this.#seen) return false;
     try {
       const current = readCurrent(this.dataDir, this.name);
@@ -54,6 +48,16 @@ export class ImportedDataset<T> {
       this.onError?.(err);
       return false;
     }
+  }
+}
+
+/** What changes when a dataset's manifest is replaced (import, update, rollback): checked cheaply by each refresh. */
+export function manifestStamp(dataDir: string, name: string): string {
+  try {
+    const st = statSync(manifestPath(dataDir, name));
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return 'absent';
   }
 }
 
