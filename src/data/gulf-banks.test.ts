@@ -75,9 +75,34 @@ describe('merges', () => {
     assert.equal(sa?.get('50')?.mergedInto, 'Saudi Awwal Bank (SAB)');
     assert.equal(sa?.get('45')?.mergedInto, null);
   });
+  it('Union National Bank (045) is ADCB (003), Noor Bank (052) is DIB (024)', () => {
+    const ae = NATIONAL_BANK_TABLES.get('AE');
+    assert.equal(ae?.get('045')?.mergedInto, 'Abu Dhabi Commercial Bank');
+    assert.equal(ae?.get('003')?.name, 'Abu Dhabi Commercial Bank');
+    assert.equal(ae?.get('052')?.mergedInto, 'Dubai Islamic Bank');
+    assert.equal(ae?.get('024')?.name, 'Dubai Islamic Bank');
+  });
   it('an unknown code names no bank', () => {
     const bban = '99000000608010167519';
     assert.equal(ibanBank('SA', `SA${ibanCheckDigits('SA', bban)}${bban}`, engine), null);
     assert.equal(ibanBank('DE', 'DE89370400440532013000', engine), null);
+  });
+});
+
+describe('AE codes of the HSBC UAE beneficiary bank code list (March 2022)', () => {
+  const ae = (code: string): string | null | undefined => NATIONAL_BANK_TABLES.get('AE')?.get(code)?.swift;
+  const listed: Array<[string, string]> = [
+    ['003', 'ADCBAEAA'], ['023', 'CBDUAEAD'], ['024', 'DUIBAEAD'], ['026', 'EBILAEAD'], ['033', 'BOMLAEAD'], ['034', 'MEBLAEAD'],
+    ['035', 'NBADAEAA'], ['038', 'NBFUAEAF'], ['040', 'NRAKAEAK'], ['041', 'NBSHAEAS'], ['045', 'UNBEAEAA'], ['050', 'ABDIAEAD'], ['052', 'NISLAEAD'],
+  ];
+  for (const [code, bic] of listed) it(`${code} is ${bic}`, () => assert.equal(ae(code), bic));
+  it('every AE code of the table is in that list', () => {
+    assert.deepEqual(AE_BANKS.map((b) => b.code).sort(), listed.map(([c]) => c).sort());
+  });
+  it('030 (Investbank) and 044 (Standard Chartered) are not ADCB and Union National Bank', () => {
+    for (const code of ['030', '044']) {
+      const bban = `${code}0000001234567890`;
+      assert.equal(ibanBank('AE', `AE${ibanCheckDigits('AE', bban)}${bban}`, engine), null, code);
+    }
   });
 });

@@ -48,12 +48,21 @@ export const SA_BANKS: readonly GulfBank[] = [
 const ADCB = 'Abu Dhabi Commercial Bank';
 const DIB = 'Dubai Islamic Bank';
 
-/** United Arab Emirates: CBUAE bank codes (the first three digits of the BBAN). */
+/**
+ * United Arab Emirates: CBUAE bank codes (the first three digits of the BBAN, also digits 2-4 of the
+ * bank's 9-digit UAEFTS routing codes). Checked 2026-11-22 against HSBC UAE's "List of Beneficiary
+ * Bank Codes for AutoPay Services" (March 2022, business.hsbc.ae), as transcribed with the routing
+ * codes in public code (the index did not name the repositories), and against IBAN pages: RAKBANK
+ * 040 (rakbank.ae IBAN FAQ), Emirates NBD 026 (iwebreader.blogspot.com, 2011). ADCB 003, ADIB 050,
+ * Sharjah Islamic Bank 041 and Noor Bank 052 also match checksum-valid IBANs that customers of those
+ * banks publish with the bank's BIC. The HSBC list has 030 for Investbank (IBTFAEAS), not ADCB, and
+ * 044 for Standard Chartered (SCBLAEAD), not Union National Bank, which is 045 (UNBEAEAA).
+ */
 export const AE_BANKS: readonly GulfBank[] = [
+  { code: '003', name: ADCB, nameAr: 'بنك أبوظبي التجاري', swift: 'ADCBAEAA', mergedInto: null },
   { code: '023', name: 'Commercial Bank of Dubai', nameAr: 'بنك دبي التجاري', swift: 'CBDUAEAD', mergedInto: null },
   { code: '024', name: DIB, nameAr: 'بنك دبي الإسلامي', swift: 'DUIBAEAD', mergedInto: null },
   { code: '026', name: 'Emirates NBD', nameAr: 'بنك الإمارات دبي الوطني', swift: 'EBILAEAD', mergedInto: null },
-  { code: '030', name: ADCB, nameAr: 'بنك أبوظبي التجاري', swift: 'ADCBAEAA', mergedInto: null },
   { code: '033', name: 'Mashreq Bank', nameAr: 'بنك المشرق', swift: 'BOMLAEAD', mergedInto: null },
   { code: '034', name: 'Emirates Islamic', nameAr: 'الإمارات الإسلامي', swift: 'MEBLAEAD', mergedInto: null },
   { code: '035', name: 'First Abu Dhabi Bank', nameAr: 'بنك أبوظبي الأول', swift: 'NBADAEAA', mergedInto: null },
@@ -61,7 +70,7 @@ export const AE_BANKS: readonly GulfBank[] = [
   { code: '040', name: 'National Bank of Ras Al Khaimah (RAKBANK)', nameAr: 'بنك رأس الخيمة الوطني', swift: 'NRAKAEAK', mergedInto: null },
   { code: '041', name: 'Sharjah Islamic Bank', nameAr: 'مصرف الشارقة الإسلامي', swift: 'NBSHAEAS', mergedInto: null },
   // Union National Bank merged into ADCB in 2019, Noor Bank into Dubai Islamic Bank in 2020.
-  { code: '044', name: 'Union National Bank', nameAr: 'بنك الاتحاد الوطني', swift: 'UNBEAEAA', mergedInto: ADCB },
+  { code: '045', name: 'Union National Bank', nameAr: 'بنك الاتحاد الوطني', swift: 'UNBEAEAA', mergedInto: ADCB },
   { code: '050', name: 'Abu Dhabi Islamic Bank', nameAr: 'مصرف أبوظبي الإسلامي', swift: 'ABDIAEAD', mergedInto: null },
   { code: '052', name: 'Noor Bank', nameAr: 'بنك نور', swift: 'NISLAEAD', mergedInto: DIB },
 ];

@@ -99,7 +99,7 @@ describe('GET /lookup/bin', () => {
       name: 'Visa', coName: 'Dankort', isLuha: true, isPrepaid: false, isCommercial: false, type: 'debit', brand: 'Visa/Dankort', currency: 'DKK',
     });
     assert.equal(data.info.detected_digits, '45717360');
-    assert.deepEqual(data.info.syntax, { gaps: [4, 8, 12], lengths: [16, 18, 19], code: { name: 'CVV', size: 3 } });
+    assert.deepEqual(data.info.syntax, { gaps: [4, 8, 12], lengths: [13, 16, 18, 19], code: { name: 'CVV', size: 3 } });
     assert.deepEqual(data.info.bank, {
       id: 'jyske-bank', identifier: '45717360', name: 'Jyske Bank', city: 'Hjørring', url: 'www.jyskebank.dk', phone: '+4589893300', logo: null, latitude: null, longitude: null,
     });

@@ -89,6 +89,16 @@ describe('every global scheme (published test numbers)', () => {
     assert.equal(run('6200000000000006').isValid, true);
     assert.equal(run('6200000000000006').info.scheme.isLuha, false);
   });
+  it('a 13-digit Visa number with a valid Luhn digit is valid; with a wrong one it is not', () => {
+    const r = run('4222222222222');
+    assert.equal(r.info.scheme.name, 'Visa');
+    assert.equal(r.isValid, true, r.reason);
+    assert.deepEqual(r.info.syntax.lengths, [13, 16, 18, 19]);
+    assert.equal(run(withLuhn('411111', 13)).isValid, true);
+    assert.match(run('4222222222223').reason, /Luhn/);
+    assert.match(run('42222222222220').reason, /Visa card numbers have 13, 16, 18, 19 digits, not 14/);
+    assert.match(run('5555555555444').reason, /16 digits, not 13/, 'Mastercard keeps 16');
+  });
   it('a wrong length is invalid', () => {
     const r = run('37828224631000');
     assert.equal(r.isValid, false);
@@ -115,6 +125,23 @@ describe('local schemes and co-badging', () => {
       else if (/^(5[1-5]|2[2-7])/.test(bin)) assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], ['Mastercard', 'mada'], bin);
       else assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], ['mada', null], bin);
     }
+  });
+  it('8-digit mada account ranges match on 8 digits only', () => {
+    assert.deepEqual([run(withLuhn('22337902')).info.scheme.name, run(withLuhn('22337902')).info.scheme.coName], ['Mastercard', 'mada']);
+    assert.equal(run(withLuhn('22337903')).info.scheme.coName, null);
+    assert.equal(run('223379').info.scheme.coName, null, 'six digits do not reach an 8-digit range');
+    assert.equal(run(withLuhn('40545400')).info.scheme.coName, 'mada');
+  });
+  it('BINs no mada list has are not mada', () => {
+    for (const bin of ['428367', '440682', '455707', '465828', '484784', '486093', '543359', '549184', '552363', '559406', '585288', '636160']) {
+      const r = run(withLuhn(bin));
+      assert.notEqual(r.info.scheme.name, 'mada', bin);
+      assert.notEqual(r.info.scheme.coName, 'mada', bin);
+    }
+  });
+  it('Meeza is 507803 and 507809-507811', () => {
+    for (const bin of ['507803', '507809', '507810', '507811']) assert.equal(run(withLuhn(bin)).info.scheme.name, 'Meeza', bin);
+    for (const bin of ['507804', '507808', '507812']) assert.notEqual(run(withLuhn(bin)).info.scheme.name, 'Meeza', bin);
   });
   it('Visa/Dankort is co-badged', () => {
     const r = run('4571736000000000');

@@ -1,11 +1,9 @@
 /**
  * Domestic debit schemes recognised by range (docs/api-decisions.md "BIN"). A range inside the
  * Visa or Mastercard space is a co-badged card (`name` Visa/Mastercard, `coName` the local scheme);
- * a range outside it is the local scheme alone. Sources: the mada BIN list that Saudi acquirers
- * publish for routing (HyperPay, PayTabs, Checkout.com integration guides), NPCI's RuPay IIN
- * ranges, Nets' Dankort ranges, and the Meeza range of Egypt's national switch. Elo, Mir, Verve,
- * Troy and Hipercard come from credit-card-type. Cartes Bancaires and Interac publish no ranges
- * of their own (their cards are Visa/Mastercard BINs of French and Canadian issuers): not detected.
+ * a range outside it is the local scheme alone. Elo, Mir, Verve, Troy and Hipercard come from
+ * credit-card-type. Cartes Bancaires and Interac publish no ranges of their own (their cards are
+ * Visa/Mastercard BINs of French and Canadian issuers): not detected. Sources of each table below.
  */
 
 export interface LocalScheme {
@@ -14,24 +12,47 @@ export interface LocalScheme {
   ranges: ReadonlyArray<readonly [string, string]>;
 }
 
-/** mada (Saudi Arabia): 6-digit BINs; 4xxxxx are co-badged Visa, 5[1-5]/2[2-7] Mastercard, the rest mada only. */
+/**
+ * mada (Saudi Arabia): 6-digit BINs and 8-digit account ranges; 4xxxxx are co-badged Visa,
+ * 5[1-5]/2[2-7] Mastercard, the rest mada only. The union of the lists that payment SDKs ship for
+ * routing mada cards (checked 2026-11-22); every prefix is in at least one of them:
+ *   moyasar/moyasar-flutter lib/src/utils/card_network_utils.dart (MadaUtil.madaRanges),
+ *   moyasar/moyasar-react-native src/helpers/mada_util.ts,
+ *   moyasar/moyasar-android-sdk sdk/src/main/java/com/moyasar/android/sdk/core/util/MadaRanges.kt,
+ *   HyperpayOpenSource/Opencart-3-Plugin-All upload/catalog/controller/extension/payment/hyperpay.php (getMadaBlackBins),
+ *   HyperpayOpenSource/Magento-2-Plugin Hyperpay/Extension/Model/Source/BlackBins.php.
+ * Only in the Moyasar Android list: 400861, 439956, 489317, 588847, 588851; only in the Moyasar
+ * Flutter list: 40545400, 49098000, 492464, 524940, 53973776. 40719700 and 40739500 (Flutter,
+ * Magento) are inside 407197 and 407395 (all lists) and not repeated. Removed, being in no list:
+ * 428367, 440682, 455707, 465828, 484784, 486093, 543359, 549184, 552363, 559406, 585288, 636160.
+ */
 export const MADA_BINS: readonly string[] = [
-  '588845', '440647', '440795', '446404', '457865', '968208', '457997', '474491', '636120', '417633', '468540', '468541',
-  '468542', '468543', '968201', '446393', '409201', '458456', '484783', '968205', '462220', '455708', '410621', '455036',
-  '486094', '486095', '486096', '504300', '440533', '489318', '489319', '445564', '968211', '410685', '406996', '432328',
-  '428671', '428672', '428673', '968206', '446672', '543357', '434107', '431361', '604906', '521076', '588850', '968202',
-  '529415', '535825', '543085', '524130', '554180', '549760', '588848', '968209', '524514', '529741', '537767', '535989',
-  '536023', '513213', '585265', '588983', '588982', '589005', '508160', '531095', '530906', '532013', '605141', '968204',
-  '422817', '422818', '422819', '428331', '483010', '483011', '483012', '589206', '968207', '419593', '439954', '407197',
-  '407395', '520058', '530060', '531196', '412565', '406136', '428367', '440682', '442463', '455707', '465828', '484784',
-  '486093', '543359', '549184', '552363', '558563', '559406', '585288', '588847', '636160', '968203', '968210',
+  '242030', '400861', '401757', '403024', '406136', '406996', '407197', '407395', '407520', '409201', '410621', '410685',
+  '410834', '412565', '417633', '419593', '420132', '421141', '422817', '422818', '422819', '428331', '428671', '428672',
+  '428673', '431361', '432328', '434107', '439954', '439956', '440533', '440647', '440795', '442463', '445564', '446393',
+  '446404', '446672', '455036', '455708', '457865', '457997', '458456', '462220', '468540', '468541', '468542', '468543',
+  '474491', '483010', '483011', '483012', '484783', '486094', '486095', '486096', '489317', '489318', '489319', '492464',
+  '493428', '504300', '508160', '513213', '515079', '516138', '520058', '521076', '524130', '524514', '524940', '529415',
+  '529741', '530060', '530906', '531095', '531196', '532013', '535825', '535989', '536023', '537767', '539931', '543085',
+  '543357', '549760', '554180', '555610', '557606', '558563', '558848', '585265', '588845', '588846', '588847', '588848',
+  '588849', '588850', '588851', '588982', '588983', '589005', '589206', '604906', '605141', '636120', '968201', '968202',
+  '968203', '968204', '968205', '968206', '968207', '968208', '968209', '968210', '968211',
+  '22337902', '22337986', '22402030', '40545400', '45488707', '49098000', '52166100', '53973776',
 ];
 
+/**
+ * Meeza (Egypt): 507803 and 507809-507811, 16 digits: bendrucker/creditcards-types types/meeza.js
+ * (pattern /^5078(03|09|10|11)\d{10}$/). 507804-507808 are in no source found and are not Meeza here.
+ * RuPay: 508500-508999, 606985-607984, 608001-608500, 652150-653149, as in
+ * thanushiyay/CardValidation_SPAK src/components/CardTypes.js and bhaskarmelkani/cardType.js cardType.js.
+ * Dankort: 5019 (bendrucker/creditcards-types types/dankort.js) and 4571 co-badged with Visa (Wikipedia
+ * "Payment card number", as quoted in the card-request issue template of d-edge/Cardizer).
+ */
 export const LOCAL_SCHEMES: readonly LocalScheme[] = [
   { name: 'mada', ranges: MADA_BINS.map((b) => [b, b] as const) },
   { name: 'RuPay', ranges: [['508500', '508999'], ['606985', '607984'], ['608001', '608500'], ['652150', '653149']] },
   { name: 'Dankort', ranges: [['5019', '5019'], ['4571', '4571']] },
-  { name: 'Meeza', ranges: [['507803', '507810']] },
+  { name: 'Meeza', ranges: [['507803', '507803'], ['507809', '507811']] },
 ];
 
 interface Entry { lo: string; hi: string; len: number; scheme: string }

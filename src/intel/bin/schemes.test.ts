@@ -27,4 +27,15 @@ describe('globalScheme', () => {
       for (const s of [`${i}00`, `${i}99`, `${i}5000`, `${i}0000`]) assert.equal(globalScheme(s)?.type, reference(s), s);
     }
   });
+  it('lengths are the package\'s, plus 13 for Visa', () => {
+    assert.deepEqual(globalScheme('411111')?.lengths, [13, 16, 18, 19]);
+    for (const type of Object.values(creditCardType.types)) {
+      if (type === 'visa') continue;
+      const info = creditCardType.getTypeInfo(type);
+      const p = info.patterns[0];
+      const prefix = String(Array.isArray(p) ? p[0] : p).padEnd(8, '0');
+      const scheme = globalScheme(prefix);
+      if (scheme?.type === type) assert.deepEqual(scheme.lengths, info.lengths, type);
+    }
+  });
 });

@@ -16,10 +16,22 @@ export interface GlobalScheme {
 
 interface Pattern { scheme: GlobalScheme; lo: number; hi: number; len: number }
 
+/**
+ * Lengths Vigil accepts beyond the package's. Visa: 13 digits as well. credit-card-type lists
+ * [16, 18, 19] and declined 13 because such cards are no longer in circulation (braintree/credit-card-type
+ * issues #43 and #64); bendrucker/creditcards-types types/visa.js accepts 13, 16 and 19 (its test/visa.js
+ * has a "13 digit" case), and Wikipedia "Payment card number" counts Visa account ranges dedicated
+ * to 13-digit PANs (forty as of December 2013). Old cards may still be presented, so a 13-digit Visa
+ * number with a valid Luhn digit is a valid length here rather than an invalid number.
+ */
+const EXTRA_LENGTHS: Readonly<Record<string, readonly number[]>> = { visa: [13] };
+
 const PATTERNS: Pattern[] = [];
 for (const type of Object.values(creditCardType.types)) {
   const info = creditCardType.getTypeInfo(type);
-  const scheme: GlobalScheme = { type: info.type, niceType: info.niceType, gaps: info.gaps, lengths: info.lengths, code: info.code };
+  const extra = EXTRA_LENGTHS[info.type];
+  const lengths = extra ? [...new Set([...extra, ...info.lengths])].sort((a, b) => a - b) : info.lengths;
+  const scheme: GlobalScheme = { type: info.type, niceType: info.niceType, gaps: info.gaps, lengths, code: info.code };
   for (const p of info.patterns) {
     const [lo, hi] = Array.isArray(p) ? [String(p[0]), String(p[1])] : [String(p), String(p)];
     PATTERNS.push({ scheme, lo: Number(lo), hi: Number(hi.slice(0, lo.length)), len: lo.length });

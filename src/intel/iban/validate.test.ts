@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ibanFormats } from './formats.ts';
-import { italianCin } from './national.ts';
+import { italianCin, ownNationalCheck } from './national.ts';
 import { ibanCheckDigits, parseIban, validateParsed } from './validate.ts';
 
 /** A valid-looking IBAN from a country and BBAN: the ISO 7064 check digits are computed. */
@@ -19,7 +19,7 @@ const NATIONAL: Array<[string, number]> = [
   ['EE382200221020145685', 15], ['FR1420041010050500013M02606', 21], ['HU42117730161111101800000000', 23], ['IT60X0542811101000000123456', 0],
   ['MK07250120000058984', 13], ['MC5811222000010123456789030', 21], ['ME25505000012345678951', 16], ['NO9386011117947', 10],
   ['PL61109010140000071219812874', 7], ['PT50000201231234567890154', 19], ['SM86U0322509800000000270100', 0], ['RS35260005601001611379', 16],
-  ['SK3112000000198742637541', 19], ['SI56191000000123438', 13], ['ES9121000418450200051332', 8],
+  ['SK3112000000198742637541', 19], ['SI56191000000123438', 13], ['ES9121000418450200051332', 8], ['FI2112345600000785', 13],
 ];
 
 /** Changes one character of the BBAN (digit +1, letter +1) and recomputes the IBAN check digits. */
@@ -71,6 +71,36 @@ describe('validateParsed', () => {
   }
   it('countries without national check digits report null', () => {
     assert.equal(check('DE89370400440532013000').checks.nationalCheckDigits, null);
+  });
+});
+
+describe('Finland and the Netherlands (IBAN registry examples)', () => {
+  const cases: Array<{ iban: string; valid: boolean; national: boolean | null; failed: string | null }> = [
+    { iban: 'FI2112345600000785', valid: true, national: true, failed: null },
+    // Same account with its Luhn digit changed (5 -> 6), IBAN check digits recomputed.
+    { iban: mk('FI', '12345600000786'), valid: false, national: false, failed: 'nationalCheckDigits' },
+    // A Luhn-valid account of the other bank group of pear/Validate_FI (first digit 4 or 5).
+    { iban: mk('FI', '40000010000000'), valid: true, national: true, failed: null },
+    { iban: 'NL91ABNA0417164300', valid: true, national: null, failed: null },
+    // Not 11-proof (the ibantools issue #11 account): still valid, the Netherlands has no national check.
+    { iban: mk('NL', 'ABNA0517164300'), valid: true, national: null, failed: null },
+    // A former Postbank number of 7 digits, zero-padded (fails the 11-test).
+    { iban: mk('NL', 'INGB0001234567'), valid: true, national: null, failed: null },
+  ];
+  for (const c of cases) {
+    it(`${c.iban}: ${c.valid ? 'valid' : `fails ${c.failed}`}`, () => {
+      const v = check(c.iban);
+      assert.equal(v.isValid, c.valid);
+      assert.equal(v.checks.checkDigits, true);
+      assert.equal(v.checks.nationalCheckDigits, c.national);
+      assert.equal(v.failed, c.failed);
+    });
+  }
+  it('the Finnish check is the Luhn digit over all 14 BBAN digits', () => {
+    assert.equal(ownNationalCheck('FI', '12345600000785'), true);
+    for (let d = 0; d <= 9; d++) if (d !== 5) assert.equal(ownNationalCheck('FI', `1234560000078${d}`), false, String(d));
+    assert.equal(ownNationalCheck('FI', '1234560000078'), null, 'not 14 digits');
+    assert.equal(ownNationalCheck('NL', 'ABNA0417164300'), null);
   });
 });
 
