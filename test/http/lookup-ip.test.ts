@@ -357,6 +357,19 @@ describe('custom rules, blacklists and events', () => {
     assert.deepEqual(events.map((e) => e.subject).sort(), ['8.8.8.8']);
   });
 
+  it('keeps each live evaluation for backtests as JSON: IPv6 IPNumber as text, the full security view, no explanation', async () => {
+    await ok('/lookup/ip', { ip: '2a02:908::7', explain: 'yes' }, RULES);
+    await t.recorder.flush();
+    const records = await t.store.decisions.list(A, 'ip', '2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z', 10_000);
+    const rec = records.find((r) => r.input.ip === '2a02:908::7');
+    assert.ok(rec, 'the evaluation is in the decision log');
+    assert.equal(rec.result.IPNumber, '55838143592195269296365473798046089223');
+    // Listed by the CIDR entry, then cleared by the earlier test's whitelist rule on 2a02:908::/48.
+    assert.equal(at(rec.result, ['security', 'blacklisted']), false);
+    assert.equal(at(rec.result, ['security', 'isTor']), false);
+    assert.equal('explanation' in rec.result, false);
+  });
+
   it('a clean address raises no event', async () => {
     await ok('/lookup/ip', { ip: '2a02:908::1', userID: 'u-clean' });
     assert.equal((await t.store.events.listEvents('ip', { kind: 'suspicious_ip', userId: 'u-clean' })).length, 0);

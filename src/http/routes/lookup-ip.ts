@@ -2,7 +2,7 @@ import type { CountryData } from '../../data/countries.ts';
 import { parseIpInput, type IpAddress } from '../../intel/ip/address.ts';
 import { isBotUserAgent, parseDevice } from '../../intel/ip/device.ts';
 import { fakeIpSources } from '../../intel/ip/fake.ts';
-import { lookupIp, type IpLookup, type IpLookupOptions } from '../../intel/ip/lookup.ts';
+import { lookupIp, type IpLookup, type IpLookupOptions, type SecurityBlock } from '../../intel/ip/lookup.ts';
 import { ipRisk, SUSPICIOUS_IP_RISK } from '../../intel/ip/risk.ts';
 import { GEOIP_MODULES, IP_MODULES, NO_CONTACTS, type IpSources } from '../../intel/ip/types.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
@@ -66,6 +66,15 @@ function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withD
 }
 
 /**
+ * The result as the decision log keeps it for backtests: what rules can read, as JSON. An IPv6
+ * IPNumber (a bigint) is kept as its decimal text; the explanation is not a rule field.
+ */
+function loggedView(view: Record<string, unknown>, security: SecurityBlock): Record<string, unknown> {
+  const { explanation: _explanation, ...rest } = view;
+  return { ...rest, IPNumber: String(view.IPNumber), security: { ...security } };
+}
+
+/**
  * Policy of every IP method: the address is checked against the account's `ip` list (addresses and
  * CIDR ranges) and the rules of the `ip` group, which always see the full `security` block even when
  * the module was not asked for. A blacklist makes the risk 100 and a whitelist 0; at risk 50 or more
@@ -101,8 +110,7 @@ function ipSubject(result: Record<string, unknown>, input: Readonly<Record<strin
         },
       };
     },
-    // The decision log is JSON: an IPv6 IPNumber (a bigint) is kept as its decimal text.
-    logged: () => ({ ...view, IPNumber: String(view.IPNumber), security: { ...found.security } }),
+    logged: () => loggedView(view, found.security),
   };
 }
 
@@ -255,7 +263,7 @@ export function threatsEndpoint(engine: IpEngine, datasets: () => readonly impor
           writeVerdict(result, verdict, { listed: result.threats as Record<string, unknown> });
         },
         event: () => null,
-        logged: () => ({ ...view, IPNumber: String(view.IPNumber), security: { ...found.security } }),
+        logged: () => loggedView(view, found.security),
       }];
     },
   };
