@@ -49,6 +49,7 @@ const EnvSchema = z
     RDAP_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     RDAP_ASN_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    DATA_SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   })
   .strip();
 
@@ -88,6 +89,8 @@ export interface Config {
   rdapAsnBootstrapFile: string | undefined;
   /** Crawler ranges file (Vigil's or a crawler operator's googlebot.json layout) instead of the shipped one. */
   crawlerRangesFile: string | undefined;
+  /** JSON file replacing the public sources `vigil data update NAME` downloads (src/data/import/update.ts). */
+  dataSourcesFile: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -148,5 +151,6 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     rdapBootstrapFile: e.RDAP_BOOTSTRAP_FILE,
     rdapAsnBootstrapFile: e.RDAP_ASN_BOOTSTRAP_FILE,
     crawlerRangesFile: e.CRAWLER_RANGES_FILE,
+    dataSourcesFile: e.DATA_SOURCES_FILE,
   });
 }

@@ -60,8 +60,8 @@ function updateCommand(config: Readonly<Config>, rest: readonly string[]): Promi
     else return null;
   }
   // Without --from only datasets with default sources can update (the others: usage).
-  if (from === undefined && datasetSources(name) === null) return null;
-  return updateDataset(config.dataDir, name, { from, sha256, progress: (line) => void process.stderr.write(`vigil: ${line}\n`) }).then((r) => {
+  if (from === undefined && datasetSources(name, config.dataSourcesFile) === null) return null;
+  return updateDataset(config.dataDir, name, { from, sha256, sourcesFile: config.dataSourcesFile, progress: (line) => void process.stderr.write(`vigil: ${line}\n`) }).then((r) => {
     print({ name: r.manifest.name, version: r.manifest.version, count: r.manifest.count, sha256: r.manifest.sha256, previous: r.manifest.previous, files: r.files, rejectedLines: r.rejected });
     return 0;
   });

@@ -98,21 +98,15 @@ export function loadSources(sourcesFile: string | undefined): Readonly<Record<st
   return { ...DEFAULT_SOURCES, ...parsed.data };
 }
 
-/**
- * DATA_SOURCES_FILE is read here rather than in Config because only `vigil data update` uses it
- * and the server never does; the CLI process is short-lived, so reading it at the call is safe.
- */
-const sourcesFileFromEnv = (): string | undefined => process.env.DATA_SOURCES_FILE;
-
 /** The files `vigil data update NAME` fetches without --from; null when the dataset has none. */
-export function datasetSources(name: string, sourcesFile: string | undefined = sourcesFileFromEnv()): readonly SourceFile[] | null {
+export function datasetSources(name: string, sourcesFile: string | undefined): readonly SourceFile[] | null {
   return loadSources(sourcesFile)[name] ?? null;
 }
 
 export interface UpdateOptions {
   /** http(s) URL or a local file path; without it, every file of the dataset's sources (DEFAULT_SOURCES or DATA_SOURCES_FILE). */
   from?: string | undefined;
-  /** JSON file overriding DEFAULT_SOURCES; default: the DATA_SOURCES_FILE environment variable. */
+  /** JSON file overriding DEFAULT_SOURCES (Config `dataSourcesFile`, from DATA_SOURCES_FILE). */
   sourcesFile?: string | undefined;
   /** Expected SHA-256 (hex) of the file; the import is refused when it differs. Only for a single file. */
   sha256?: string | undefined;
@@ -187,7 +181,7 @@ export async function updateDataset(dataDir: string, name: string, opts: UpdateO
     if (!isUrl && NOT_URL_SCHEME.test(opts.from)) throw new DatasetError(`--from must be an http(s) URL or a file path, not ${opts.from}`);
     files = [{ url: opts.from, file: fileName(opts.from, isUrl) }];
   } else {
-    const sources = datasetSources(name, opts.sourcesFile ?? sourcesFileFromEnv());
+    const sources = datasetSources(name, opts.sourcesFile);
     if (sources === null) throw new DatasetError(`${name} has no default sources; give --from URL|FILE (or list its files in DATA_SOURCES_FILE)`);
     files = sources;
   }
