@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { SHARED_DATA } from '../../test/helpers/shared-data.ts';
 import { gunzipSync } from 'node:zlib';
 import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG } from './import/asn-lists.ts';
 import { IMPORTERS } from './import/index.ts';
@@ -10,7 +11,7 @@ import { readManifest } from './import/dataset-store.ts';
 import { CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, TOR_EXIT_NODES, VPN_DATACENTER_X4BNET } from './import/ip-lists.ts';
 import { asnTypeFromName, classifyAsn, loadIpThreatData, type IpThreatData, type ThreatMatch } from './ip-threat-data.ts';
 
-const SHARED = '/work/shared/data';
+const SHARED = SHARED_DATA;
 const NAMES = [TOR_EXIT_NODES, VPN_DATACENTER_X4BNET, CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, ASN_BGPTOOLS, ASN_NAMES_ASN2ORG];
 
 const dirs: string[] = [];

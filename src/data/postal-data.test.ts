@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { SHARED_DATA } from '../../test/helpers/shared-data.ts';
 import { DatasetError } from './import/dataset-store.ts';
 import { GEONAMES_POSTAL, GEONAMES_POSTAL_HEADER, importGeonamesPostal } from './import/geonames-postal.ts';
 import type { ImportReport } from './import/dangerous-domains.ts';
 import { loadPostalData, lookupZip, parsePostalTsv, type PostalData } from './postal-data.ts';
 
-const SHARED = '/work/shared/data';
+const SHARED = SHARED_DATA;
 const hasShared = existsSync(join(SHARED, GEONAMES_POSTAL, 'postal_codes.csv.gz'));
 
 const dirs: string[] = [];

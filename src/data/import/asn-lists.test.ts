@@ -1,33 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { feedDir, SHARED_DATA, tempDirs } from '../../../test/helpers/shared-data.ts';
 import { gzipSync } from 'node:zlib';
 import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG, importAsn2org, importBgpTools } from './asn-lists.ts';
 import { readCurrent, readManifest } from './dataset-store.ts';
 import { parseAsn, parseCsvLine } from './source-files.ts';
 
-const SHARED = '/work/shared/data';
-const dirs: string[] = [];
-const temp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'vigil-asn-'));
-  dirs.push(d);
-  return d;
-};
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const SHARED = SHARED_DATA;
+const dirs = tempDirs('vigil-asn-');
+const temp = dirs.temp;
+after(dirs.cleanup);
 
-function feed(dataset: string, files: Record<string, string | Buffer>): string {
-  const dir = temp();
-  for (const [path, content] of Object.entries(files)) {
-    const p = join(dir, dataset, path);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, content);
-  }
-  return dir;
-}
+/** A DIR holding DIR/<dataset>/<path> = text (or bytes) for each entry. */
+const feed = (dataset: string, files: Record<string, string | Buffer>): string => feedDir(temp(), dataset, files);
 
 const stored = (dataDir: string, name: string): string => readCurrent(dataDir, name)?.content ?? '';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { feedDir, SHARED_DATA, tempDirs } from '../../../test/helpers/shared-data.ts';
 import { gzipSync } from 'node:zlib';
 import { DatasetError, readCurrent, readManifest } from './dataset-store.ts';
 import { IMPORTERS } from './index.ts';
@@ -11,27 +11,13 @@ import {
   importX4bnet, parseAsnLine, TOR_EXIT_NODES, torListKind, VPN_DATACENTER_X4BNET, x4bSection,
 } from './ip-lists.ts';
 
-const SHARED = '/work/shared/data';
-const dirs: string[] = [];
-const temp = (): string => {
-  const d = mkdtempSync(join(tmpdir(), 'vigil-iplists-'));
-  dirs.push(d);
-  return d;
-};
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const SHARED = SHARED_DATA;
+const dirs = tempDirs('vigil-iplists-');
+const temp = dirs.temp;
+after(dirs.cleanup);
 
 /** A DIR holding DIR/<dataset>/<path> = text (or bytes) for each entry. */
-function feed(dataset: string, files: Record<string, string | Buffer>): string {
-  const dir = temp();
-  for (const [path, content] of Object.entries(files)) {
-    const p = join(dir, dataset, path);
-    mkdirSync(dirname(p), { recursive: true });
-    writeFileSync(p, content);
-  }
-  return dir;
-}
+const feed = (dataset: string, files: Record<string, string | Buffer>): string => feedDir(temp(), dataset, files);
 
 const stored = (dataDir: string, name: string): string => readCurrent(dataDir, name)?.content ?? '';
 

@@ -7,13 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { SHARED_DATA } from '../../../test/helpers/shared-data.ts';
 import { vigil } from '../../../test/helpers/cli-runner.ts';
 import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG } from './asn-lists.ts';
 import { readManifest } from './dataset-store.ts';
 import { CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, TOR_EXIT_NODES, VPN_DATACENTER_X4BNET } from './ip-lists.ts';
 import { DEFAULT_SOURCES, datasetSources, loadSources, updateDataset, type SourceFile } from './update.ts';
 
-const SHARED = '/work/shared/data';
+const SHARED = SHARED_DATA;
 const NAMES = [TOR_EXIT_NODES, VPN_DATACENTER_X4BNET, CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, ASN_BGPTOOLS, ASN_NAMES_ASN2ORG];
 
 const dirs: string[] = [];
