@@ -66,6 +66,7 @@ export function loadIpData(config?: IpDataConfig, opts: { reloadMs?: number } = 
     // A miss starts the background lookup; this answer gives nulls and never waits.
     asnContacts: (asn) => registry.peek(asn) ?? NO_CONTACTS,
     crawler: (ip) => crawlers.match(ip),
+    crawlerVersion: crawlers.info.version,
     zipFor: (cc, city, lat, lon) => postal.zipFor(cc, city, lat, lon),
     get datasets() {
       return [...geo.datasets, ...threats.datasets, postal.info, crawlers.info];

@@ -193,8 +193,11 @@ describe('security flags from the imported lists', () => {
   });
 
   it('a published crawler range is isBot; on /geoip a crawler User-Agent too', async () => {
-    const bing = await ok('/lookup/ip', { ip: '157.55.39.10', params: 'security' });
+    const bing = await ok('/lookup/ip', { ip: '157.55.39.10', params: 'security', explain: 'yes' });
     assert.equal(at(bing, ['security', 'isBot']), true);
+    const source = (at(bing, ['explanation', 'contributions']) as Array<Record<string, unknown>>).find((c) => c.flag === 'bot');
+    assert.equal(source?.detail, 'Bingbot');
+    assert.match(String(source?.version), /^\d{4}-\d{2}-\d{2}/);
     const ua = { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'x-forwarded-for': '2a02:908::1' };
     const geo = await ok('/geoip', { params: 'security,device' }, KEY, ua);
     assert.equal(at(geo, ['ip']), '2a02:908::1');

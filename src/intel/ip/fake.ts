@@ -47,6 +47,7 @@ export function fakeIpSources(live: IpSources): IpSources {
     asnType: (asn, org) => live.asnType(asn, org),
     asnContacts: () => NO_CONTACTS,
     crawler: (ip) => (draw(ip, 'crawler') % 16 === 0 ? 'Test crawler' : null),
+    crawlerVersion: 'test-mode',
     zipFor: (cc, city, lat, lon) => live.zipFor(cc, city, lat, lon),
     get datasets() {
       return live.datasets;

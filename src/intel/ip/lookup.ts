@@ -93,8 +93,8 @@ export function lookupIp(addr: IpAddress, sources: IpSources, countries: Country
   const threats = sources.threats(addr.ip, asnNumber);
   const crawler = sources.crawler(addr.ip);
   const flagSources = [...threats.sources];
-  if (crawler !== null) flagSources.push({ flag: 'bot', dataset: 'crawler-ranges', version: '', detail: crawler });
-  if (opts.device?.isBot === true) flagSources.push({ flag: 'bot', dataset: 'user-agent', version: '', detail: 'request User-Agent' });
+  if (crawler !== null) flagSources.push({ flag: 'bot', dataset: 'crawler-ranges', version: sources.crawlerVersion, detail: crawler });
+  if (opts.device?.isBot === true) flagSources.push({ flag: 'bot', dataset: 'user-agent', version: 'request', detail: 'the request\'s User-Agent names a crawler or automation tool' });
   const security: SecurityBlock = {
     isProxy: threats.isProxy,
     proxyType: threats.proxyType,

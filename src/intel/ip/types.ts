@@ -51,6 +51,8 @@ export interface IpSources {
   asnContacts(asn: number): AsnContacts;
   /** Name of the known crawler whose published range holds the address, else null. */
   crawler(ip: string): string | null;
+  /** Version of the crawler ranges `crawler` answers from (their publication date). */
+  readonly crawlerVersion: string;
   zipFor(countryCode: string, cityName: string | null, lat: number, lon: number): string | null;
   readonly datasets: readonly DatasetInfo[];
 }
