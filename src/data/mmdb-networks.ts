@@ -45,12 +45,15 @@ function metadataStart(db: Buffer): number {
   return from + at;
 }
 
+/** The Reader's options (a record cache); mmdb-lib does not export the type by name. */
+export type MmdbReaderOptions = NonNullable<ConstructorParameters<typeof Reader>[1]>;
+
 /** Opens the Reader, turning its low-level decode errors into one clear message. */
-export function openMmdb(db: Buffer): Reader<AsnResponse> {
+export function openMmdb<T extends object = AsnResponse>(db: Buffer, opts: MmdbReaderOptions = {}): Reader<T> {
   if (!Buffer.isBuffer(db)) throw new MmdbFormatError('expected a Buffer');
   metadataStart(db);
   try {
-    return new Reader<AsnResponse>(db);
+    return new Reader<T>(db, opts);
   } catch (err) {
     throw new MmdbFormatError(`not a MaxMind DB: metadata unreadable (${err instanceof Error ? err.message : String(err)})`, { cause: err });
   }

@@ -1,10 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Reader } from 'maxmind';
-
-/** The reader's options (a record cache); mmdb-lib does not export the type by name. */
-type ReaderOptions = NonNullable<ConstructorParameters<typeof Reader>[1]>;
+import type { Reader } from 'maxmind';
+import { openMmdb, type MmdbReaderOptions } from '../mmdb-networks.ts';
 import type { ImportReport } from './dangerous-domains.ts';
 import { DatasetError, writeDatasetVersion } from './dataset-store.ts';
 
@@ -19,10 +17,10 @@ const EXPECTED_TYPE: Readonly<Record<string, RegExp>> = {
   [GEOLITE2_ASN]: /ASN/i,
 };
 
-/** Opens a MaxMind DB buffer, or throws a DatasetError saying why it is not one. */
-export function openMmdb(content: Buffer, label: string, opts: ReaderOptions = {}): Reader<Record<string, unknown>> {
+/** Opens a MaxMind DB buffer, or throws a DatasetError naming `label` and saying why it is not one. */
+export function openDatasetMmdb<T extends object>(content: Buffer, label: string, opts: MmdbReaderOptions = {}): Reader<T> {
   try {
-    return new Reader<Record<string, unknown>>(content, opts);
+    return openMmdb<T>(content, opts);
   } catch (err) {
     throw new DatasetError(`${label}: not a MaxMind DB file (${err instanceof Error ? err.message : String(err)})`);
   }
@@ -47,7 +45,7 @@ export function importMaxmindDb(name: string, dataDir: string, dir: string, now:
   } catch (err) {
     throw new DatasetError(`${file}: not gzip (${err instanceof Error ? err.message : String(err)})`);
   }
-  const reader = openMmdb(content, file);
+  const reader = openDatasetMmdb<Record<string, unknown>>(content, file);
   const type = reader.metadata.databaseType;
   if (!expected.test(type)) throw new DatasetError(`${file} is a ${type} database; ${name} needs a ${expected.source} database`);
   const manifest = writeDatasetVersion(dataDir, name, {
