@@ -1,4 +1,5 @@
 import type { DatasetInfo } from '../../intel/country/facts.ts';
+import { emailDomain } from '../../intel/ip/lookup.ts';
 import { NO_CONTACTS, type AsnDirectory, type IpSources } from '../../intel/ip/types.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { ApiError } from '../errors.ts';
@@ -37,7 +38,7 @@ export function asnEndpoint(sources: IpSources, directory: AsnDirectory, budgetM
       org: facts.org,
       phone: contacts.phone,
       email,
-      domain: email === null ? null : (/@([^@\s>]+)$/.exec(email)?.[1]?.toLowerCase() ?? null),
+      domain: emailDomain(email),
       status: contacts.status ?? (first !== undefined ? 'active' : null),
       created: contacts.created,
       type: facts.name === null && facts.org === null && first === undefined ? null : sources.asnType(asn, facts.org),

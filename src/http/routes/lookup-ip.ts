@@ -1,4 +1,4 @@
-import type { CountryData } from '../../data/countries.ts';
+import type { CountryData, DatasetInfo } from '../../data/countries.ts';
 import { parseIpInput, type IpAddress } from '../../intel/ip/address.ts';
 import { isBotUserAgent, parseDevice } from '../../intel/ip/device.ts';
 import { fakeIpSources } from '../../intel/ip/fake.ts';
@@ -25,6 +25,13 @@ const lookups = new WeakMap<object, IpLookup>();
 function userAgentOf(ctx: RequestContext): string | undefined {
   const ua = ctx.headers['user-agent'];
   return typeof ua === 'string' ? ua : undefined;
+}
+
+/** The `ip` parameter of /lookup/ip and /lookup/ip/threats, parsed; missing, empty or malformed: 112. */
+function requiredIp(ctx: RequestContext): IpAddress {
+  const sent = readParam(ctx.query, 'ip', 112);
+  if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ip" parameter is required: send an IPv4 or IPv6 address.');
+  return parseOrFail(sent);
 }
 
 function parseOrFail(sent: string): IpAddress {
@@ -76,14 +83,17 @@ function loggedView(view: Record<string, unknown>, security: SecurityBlock): Rec
 
 /**
  * Policy of every IP method: the address is checked against the account's `ip` list (addresses and
- * CIDR ranges) and the rules of the `ip` group, which always see the full `security` block even when
- * the module was not asked for. A blacklist makes the risk 100 and a whitelist 0; at risk 50 or more
- * a live call raises `suspicious_ip`.
+ * CIDR ranges) and the rules of the `ip` group, which always see the whole IP result with the full
+ * `security` block, even when the module was not asked for (or, for threats, not shown). The verdict
+ * is shown in `block`: the `security` module of an IP result, or the `threats` block. For IP results,
+ * a blacklist makes the risk 100 and a whitelist 0, and at risk 50 or more a live call raises
+ * `suspicious_ip`; the threats method raises no event (the spec lists none for it).
  */
-function ipSubject(result: Record<string, unknown>, input: Readonly<Record<string, unknown>>, raiseEvents: boolean): PolicySubject | null {
+function ipSubject(result: Record<string, unknown>, input: Readonly<Record<string, unknown>>, block: 'security' | 'threats'): PolicySubject | null {
   const found = lookups.get(result);
   if (!found) return null;
-  const view: Record<string, unknown> = { ...result, security: found.security };
+  const ipResult = block === 'security';
+  const view: Record<string, unknown> = { ...found.result, security: found.security };
   let risk = ipRisk(found.security);
   return {
     input,
@@ -91,14 +101,15 @@ function ipSubject(result: Record<string, unknown>, input: Readonly<Record<strin
     lists: [{ type: 'ip', value: String(result.ip) }],
     apply(verdict) {
       found.security.blacklisted = verdict.blacklisted;
-      const shown = result.security as Record<string, unknown> | undefined;
-      writeVerdict(result, verdict, { listed: shown, rulesCopy: shown });
+      const shown = result[block] as Record<string, unknown> | undefined;
+      writeVerdict(result, verdict, { listed: shown, rulesCopy: ipResult ? shown : undefined });
+      if (!ipResult) return;
       risk = ipRisk(found.security, verdict.whitelisted);
       const explanation = result.explanation as { contributions: unknown[] } | undefined;
       explanation?.contributions.push({ source: 'risk', risk: risk.risk, signals: risk.signals });
     },
     event() {
-      if (!raiseEvents || risk.risk < SUSPICIOUS_IP_RISK) return null;
+      if (!ipResult || risk.risk < SUSPICIOUS_IP_RISK) return null;
       const s = found.security;
       return {
         kind: 'suspicious_ip',
@@ -114,11 +125,12 @@ function ipSubject(result: Record<string, unknown>, input: Readonly<Record<strin
   };
 }
 
-const singlePolicy = (raiseEvents: boolean): EndpointPolicy => ({
+/** One subject per answer: /lookup/ip and /geoip (`security`), /lookup/ip/threats (`threats`). */
+const singlePolicy = (block: 'security' | 'threats'): EndpointPolicy => ({
   group: 'ip',
   subjects(data, input) {
     if (typeof data !== 'object' || data === null) return [];
-    const s = ipSubject(data as Record<string, unknown>, input, raiseEvents);
+    const s = ipSubject(data as Record<string, unknown>, input, block);
     return s ? [s] : [];
   },
 });
@@ -130,7 +142,7 @@ const bulkPolicy: EndpointPolicy = {
     const out: PolicySubject[] = [];
     for (const [sent, entry] of Object.entries(data as Record<string, unknown>)) {
       if (typeof entry !== 'object' || entry === null) continue;
-      const s = ipSubject(entry as Record<string, unknown>, { ip: sent }, true);
+      const s = ipSubject(entry as Record<string, unknown>, { ip: sent }, 'security');
       if (s) out.push(s);
     }
     return out;
@@ -143,11 +155,9 @@ const DATA_NOTE =
   'security flags from the imported Tor, VPN, datacenter, cloud and Private Relay lists.';
 
 /** GET /lookup/ip: one address. */
-export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly DatasetInfo[]): EndpointDef {
   const answer = (ctx: RequestContext) => {
-    const sent = readParam(ctx.query, 'ip', 112);
-    if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ip" parameter is required: send an IPv4 or IPv6 address.');
-    return answerOne(engine, ctx, parseOrFail(sent), false);
+    return answerOne(engine, ctx, requiredIp(ctx), false);
   };
   return {
     operation: 'lookup.ip',
@@ -160,14 +170,14 @@ export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly impo
     get datasets() {
       return datasets();
     },
-    policy: singlePolicy(true),
+    policy: singlePolicy('security'),
     live: answer,
     test: answer,
   };
 }
 
 /** GET /geoip: the caller's own address, with the device module from its User-Agent. */
-export function geoipEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+export function geoipEndpoint(engine: IpEngine, datasets: () => readonly DatasetInfo[]): EndpointDef {
   const answer = (ctx: RequestContext) => answerOne(engine, ctx, parseOrFail(ctx.ip), true);
   return {
     operation: 'geoip',
@@ -179,14 +189,14 @@ export function geoipEndpoint(engine: IpEngine, datasets: () => readonly import(
     get datasets() {
       return datasets();
     },
-    policy: singlePolicy(true),
+    policy: singlePolicy('security'),
     live: answer,
     test: answer,
   };
 }
 
 /** GET /lookup/ip/bulk: up to 50 addresses, keyed by each address as sent. */
-export function bulkIpEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+export function bulkIpEndpoint(engine: IpEngine, datasets: () => readonly DatasetInfo[]): EndpointDef {
   const answer = (ctx: RequestContext) => {
     const sent = readParam(ctx.query, 'ips', 112);
     if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ips" parameter is required: send up to 50 comma-separated IPv4 or IPv6 addresses.');
@@ -228,11 +238,9 @@ export function bulkIpEndpoint(engine: IpEngine, datasets: () => readonly import
 }
 
 /** GET /lookup/ip/threats: the security flags of one address (decisions.md), no event. */
-export function threatsEndpoint(engine: IpEngine, datasets: () => readonly import('../../intel/country/facts.ts').DatasetInfo[]): EndpointDef {
+export function threatsEndpoint(engine: IpEngine, datasets: () => readonly DatasetInfo[]): EndpointDef {
   const answer = (ctx: RequestContext) => {
-    const sent = readParam(ctx.query, 'ip', 112);
-    if (sent === undefined || sent.trim() === '') throw new ApiError(112, 'The "ip" parameter is required: send an IPv4 or IPv6 address.');
-    const addr = parseOrFail(sent);
+    const addr = requiredIp(ctx);
     const found = lookupIp(addr, ctx.testMode ? engine.test : engine.live, engine.countries, {
       lang: ctx.options.lang, modules: new Set(), now: ctx.now, flagBaseUrl: ctx.baseUrl, contacts: () => NO_CONTACTS,
     });
@@ -246,27 +254,6 @@ export function threatsEndpoint(engine: IpEngine, datasets: () => readonly impor
     lookups.set(result, { ...found, result: { ...found.result, ...result } });
     return result;
   };
-  const policy: EndpointPolicy = {
-    group: 'ip',
-    subjects(data, input) {
-      if (typeof data !== 'object' || data === null) return [];
-      const result = data as Record<string, unknown>;
-      const found = lookups.get(result);
-      if (!found) return [];
-      const view: Record<string, unknown> = { ...found.result, security: found.security };
-      return [{
-        input,
-        result: view,
-        lists: [{ type: 'ip', value: String(result.ip) }],
-        apply(verdict) {
-          found.security.blacklisted = verdict.blacklisted;
-          writeVerdict(result, verdict, { listed: result.threats as Record<string, unknown> });
-        },
-        event: () => null,
-        logged: () => loggedView(view, found.security),
-      }];
-    },
-  };
   return {
     operation: 'lookup.ip.threats',
     method: 'GET',
@@ -277,7 +264,7 @@ export function threatsEndpoint(engine: IpEngine, datasets: () => readonly impor
     get datasets() {
       return datasets();
     },
-    policy,
+    policy: singlePolicy('threats'),
     live: answer,
     test: answer,
   };

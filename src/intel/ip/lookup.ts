@@ -68,8 +68,8 @@ function timezoneOf(record: CityRecord | null, now: Date): TimezoneBlock | null 
   return timezoneBlock(loc.time_zone, loc.latitude, loc.longitude, now);
 }
 
-/** The email's domain, as the AS's `domain` when the registry gives no other. */
-const emailDomain = (email: string | null): string | null => (email === null ? null : (/@([^@\s>]+)$/.exec(email)?.[1]?.toLowerCase() ?? null));
+/** The domain of an AS's registry email: the AS's `domain` (null without an email). */
+export const emailDomain = (email: string | null): string | null => (email === null ? null : (/@([^@\s>]+)$/.exec(email)?.[1]?.toLowerCase() ?? null));
 
 export function lookupIp(addr: IpAddress, sources: IpSources, countries: CountryData, opts: IpLookupOptions): IpLookup {
   const { lang, modules } = opts;
