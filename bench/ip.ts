@@ -8,13 +8,12 @@
  * Bounded: a few runs of BENCH_SECONDS (default 8) on loopback only.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { IMPORTERS } from '../src/data/import/index.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, quantile, serverStages, startProcess } from './lib.ts';
-import { rmSync } from 'node:fs';
+import { benchDataDir, load as loadRun, quantile, serverStages, startProcess } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000009';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -32,11 +31,8 @@ function addresses(): string[] {
   return out;
 }
 
-async function load(requests: Array<{ path: string }>, base: string, opts: { connections: number; rate?: number; headers?: Record<string, string> }) {
-  const r = await autocannon({ url: base, requests, connections: opts.connections, duration: DURATION, ...(opts.rate ? { overallRate: opts.rate } : {}), headers: opts.headers ?? {} });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${base}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
-}
+const load = (requests: Array<{ path: string }>, base: string, opts: { connections: number; rate?: number; headers?: Record<string, string> }) =>
+  loadRun(base, { ...opts, requests, duration: DURATION });
 
 const { dir, seed } = benchDataDir('ip', KEY);
 // The bench plan needs the security module.

@@ -1,5 +1,6 @@
 /** Helpers shared by the benches: start a server process, read Server-Timing, quantiles. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,4 +53,25 @@ export function benchDataDir(name: string, key: string): { dir: string; seed: st
     accounts: [{ id: 'bench', plan: 'bench', keys: [key] }],
   }));
   return { dir, seed };
+}
+
+export interface LoadOptions {
+  connections: number;
+  /** Seconds of load. */
+  duration: number;
+  /** Fixed total request rate; absent: as fast as the server answers. */
+  rate?: number;
+  headers?: Record<string, string>;
+  /** Paths cycled through on `url`'s host; absent: `url` itself. */
+  requests?: Array<{ path: string }>;
+}
+
+/** One autocannon run; throws when any answer was not HTTP 2xx or a request failed. */
+export async function load(url: string, opts: LoadOptions): Promise<{ rps: number; p50: number; p99: number; total: number }> {
+  const r = await autocannon({
+    url, connections: opts.connections, duration: opts.duration, headers: opts.headers ?? {},
+    ...(opts.rate ? { overallRate: opts.rate } : {}), ...(opts.requests ? { requests: opts.requests } : {}),
+  });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
 }

@@ -10,17 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/free-port.ts';
-import { startProcess } from './lib.ts';
+import { load as loadRun, startProcess, type LoadOptions } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000001';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
 
-async function load(url: string, opts: { connections: number; rate?: number; headers?: Record<string, string> }) {
-  const r = await autocannon({ url, connections: opts.connections, duration: DURATION, ...(opts.rate ? { overallRate: opts.rate } : {}), headers: opts.headers ?? {} });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
-}
+const load = (url: string, opts: Omit<LoadOptions, 'duration'>) => loadRun(url, { ...opts, duration: DURATION });
 
 /** Cumulative bucket counts of vigil_request_duration_seconds for lookup.country, by upper bound (ms). */
 async function histogram(metricsUrl: string): Promise<Map<number, number>> {
