@@ -1,4 +1,5 @@
 import { EVENT_KINDS, type EventKind } from '../policy/types.ts';
+import { LABEL_TYPES, type LabelType } from './learning-ports.ts';
 import type { Delivery, DeliveryAttempt, DeliveryStatus, EventFilter, NewEvent, StoredEvent, Webhook } from './ports.ts';
 import { isoTimestamp } from './values.ts';
 
@@ -21,6 +22,9 @@ export interface EventRow {
   created_at: string;
   /** JSON text of the summary object. */
   summary: string;
+  /** The identity the event is about (a LabelType and a keyed hash); both null when none. */
+  identity_type: string | null;
+  identity_hash: string | null;
 }
 
 export interface WebhookRow {
@@ -75,6 +79,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+export type EventIdentity = NonNullable<StoredEvent['identity']>;
+
+const LABELS: ReadonlySet<string> = new Set(LABEL_TYPES);
+/** A keyed hash as callers write it: lower-case hex (an HMAC-SHA256 is 64 digits). */
+const HASH = /^[0-9a-f]{1,128}$/;
+
+function identityType(value: string): LabelType {
+  if (!LABELS.has(value)) throw new RangeError(`unknown identity type: ${JSON.stringify(value)}`);
+  return value as LabelType;
+}
+
+/** Checks an identity hash before it is written: lower-case hex. */
+export function identityHash(value: string): string {
+  if (typeof value !== 'string' || !HASH.test(value)) throw new RangeError('identity hash must be lower-case hex');
+  return value;
+}
+
+/** The identity as read back: null when either column is null. */
+export function toIdentity(type: string | null, hash: string | null): EventIdentity | null {
+  if (type === null || hash === null) return null;
+  return { type: identityType(type), hash };
+}
+
+/** The identity of a new event, checked; absent and null both mean none. */
+export function checkedIdentity(identity: NewEvent['identity']): EventIdentity | null {
+  if (identity === undefined || identity === null) return null;
+  return { type: identityType(identity.type), hash: identityHash(identity.hash) };
+}
+
 export function encodeSummary(summary: Record<string, unknown>): string {
   if (!isPlainObject(summary)) throw new TypeError('event summary must be a JSON object');
   return JSON.stringify(summary);
@@ -97,6 +130,7 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     operation: row.operation,
     createdAt: row.created_at,
     summary: decodeSummary(row.summary),
+    identity: toIdentity(row.identity_type, row.identity_hash),
   };
 }
 
@@ -140,10 +174,14 @@ export interface NewEventValues {
   operation: string;
   createdAt: string;
   summary: string;
+  /** Both null when the event is about no identity. */
+  identityType: LabelType | null;
+  identityHash: string | null;
 }
 
 export function newEventValues(event: NewEvent): NewEventValues {
   if (!Number.isFinite(event.risk)) throw new RangeError(`event risk must be a finite number, got ${event.risk}`);
+  const identity = checkedIdentity(event.identity);
   return {
     accountId: event.accountId,
     kind: eventKind(event.kind),
@@ -153,6 +191,8 @@ export function newEventValues(event: NewEvent): NewEventValues {
     operation: event.operation,
     createdAt: isoTimestamp(event.createdAt),
     summary: encodeSummary(event.summary),
+    identityType: identity?.type ?? null,
+    identityHash: identity?.hash ?? null,
   };
 }
 
@@ -168,6 +208,7 @@ export function storedEvent(values: NewEventValues, eventId: number): StoredEven
     operation: values.operation,
     createdAt: values.createdAt,
     summary: decodeSummary(values.summary),
+    identity: toIdentity(values.identityType, values.identityHash),
   };
 }
 
@@ -226,6 +267,27 @@ export function eventConditions(query: EventQuery, param: (name: keyof EventQuer
   if (query.userId !== null) where.push(`user_id = ${param('userId')}`);
   if (query.before !== null) where.push(`event_id < ${param('before')}`);
   return where;
+}
+
+/**
+ * Arguments of deleteForUser: the user id (null when not given) and the distinct identity hashes. Hashes are
+ * not checked: one that is not lower-case hex was never written, so it simply matches nothing.
+ */
+export function userDeletion(who: { userId?: string | undefined; identityHashes: readonly string[] }): { userId: string | null; hashes: string[] } {
+  return { userId: who.userId ?? null, hashes: [...new Set(who.identityHashes)] };
+}
+
+/** Counts per event kind from (kind, count) rows, kinds with no events left out. */
+export function countsByKind(rows: Iterable<{ kind: string; n: number | string }>): Partial<Record<EventKind, number>> {
+  const counts: Partial<Record<EventKind, number>> = {};
+  for (const row of rows) {
+    const n = rowInteger(row.n);
+    if (n > 0) {
+      const kind = eventKind(row.kind);
+      counts[kind] = (counts[kind] ?? 0) + n;
+    }
+  }
+  return counts;
 }
 
 /** Latency is stored in whole milliseconds. */

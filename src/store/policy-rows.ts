@@ -218,6 +218,16 @@ export interface DecisionValues {
   at: string;
   input: string;
   result: string;
+  /** Space-separated identity hashes ('' when none). */
+  identities: string;
+}
+
+const HEX_HASH = /^[0-9a-f]{16,128}$/;
+
+function identitiesText(hashes: readonly string[] | undefined): string {
+  if (!hashes || hashes.length === 0) return '';
+  for (const h of hashes) if (!HEX_HASH.test(h)) throw new RangeError('decision identities must be lower-case hex hashes');
+  return [...new Set(hashes)].join(' ');
 }
 
 function jsonObjectText(value: unknown, what: string): string {
@@ -236,6 +246,7 @@ export function decisionValues(records: readonly DecisionRecord[]): DecisionValu
     at: iso(record.at),
     input: jsonObjectText(record.input, 'input'),
     result: jsonObjectText(record.result, 'result'),
+    identities: identitiesText(record.identities),
   }));
 }
 
@@ -270,4 +281,9 @@ export function toDecision(row: DecisionRow): DecisionRecord {
 export function decisionLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`decision list limit must be a non-negative integer, got ${limit}`);
   return limit;
+}
+
+/** Identity hashes a user deletion looks for: well-formed keyed hashes only (a short string would match too much). */
+export function identityHashes(hashes: readonly string[] | undefined): string[] {
+  return [...new Set((hashes ?? []).filter((h) => HEX_HASH.test(h)))];
 }

@@ -1,4 +1,6 @@
 import type { BlacklistType, CustomRule, EventKind } from '../policy/types.ts';
+import type { LabelType } from './learning-ports.ts';
+import type { LearningStore } from './learning-ports.ts';
 
 /**
  * Store ports: the persistence contract every implementation (SQLite, PostgreSQL) fulfils.
@@ -168,6 +170,8 @@ export interface StoredEvent {
   createdAt: string;
   /** The scored result summary (as delivered to webhooks). */
   summary: Record<string, unknown>;
+  /** The identity the event is about, as a keyed hash (labels by event_id, user deletion); null when none. */
+  identity: { type: LabelType; hash: string } | null;
 }
 
 export interface NewEvent {
@@ -179,6 +183,7 @@ export interface NewEvent {
   operation: string;
   createdAt: string;
   summary: Record<string, unknown>;
+  identity?: { type: LabelType; hash: string } | null;
 }
 
 export interface EventFilter {
@@ -269,6 +274,11 @@ export interface EventsPort {
   listAttempts(accountId: string, filter: { deliveryId?: number; eventId?: number }): Promise<DeliveryAttempt[]>;
   /** The earliest `nextAttemptAt` of any pending job, to sleep until then; null when none. */
   nextDue(): Promise<string | null>;
+  /**
+   * User deletion: removes the account's events raised with this `userId` or about one of these identity
+   * hashes, with their delivery jobs and attempts (queued webhook payloads go with them). Counts per kind.
+   */
+  deleteForUser(accountId: string, who: { userId?: string | undefined; identityHashes: readonly string[] }): Promise<Partial<Record<EventKind, number>>>;
 }
 
 /**
@@ -283,6 +293,14 @@ export interface DecisionRecord {
   at: string;
   input: Record<string, unknown>;
   result: Record<string, unknown>;
+  /** Keyed hashes of the identities the decision is about (src/learning/identity-hash.ts), for user deletion. */
+  identities?: readonly string[];
+}
+
+export interface DecisionDeletion {
+  userId?: string | undefined;
+  needles: readonly string[];
+  identityHashes?: readonly string[] | undefined;
 }
 
 export interface DecisionLogPort {
@@ -290,11 +308,17 @@ export interface DecisionLogPort {
   /** Records of one account and group in [from, to), oldest first, at most `limit`. */
   list(accountId: string, group: string, from: string, to: string, limit: number): Promise<DecisionRecord[]>;
   deleteByUser(accountId: string, userId: string): Promise<number>;
+  /**
+   * User deletion: removes the account's records logged with this `userId`, about one of these identity
+   * hashes, or whose input or result contains one of the `needles` (an email address or phone digits,
+   * case-insensitive). Counts per rule group.
+   */
+  deleteForUser(accountId: string, who: DecisionDeletion): Promise<Record<string, number>>;
   /** Removes records older than `before`; returns how many. */
   prune(before: string): Promise<number>;
 }
 
-export interface Store {
+export interface Store extends LearningStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly accounts: AccountsPort;
   readonly usage: UsagePort;

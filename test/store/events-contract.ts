@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { ClaimedDelivery, DeliveryAttempt, NewEvent, Store, Webhook } from '../../src/store/ports.ts';
 import { uid } from './fixtures.ts';
@@ -21,8 +22,14 @@ function makeEvent(accountId: string, overrides: Partial<NewEvent> = {}): NewEve
     operation: 'lookup.ip',
     createdAt: '2024-05-01T10:00:00.000Z',
     summary: { ip: '203.0.113.9', risk: 75, proxy: true },
+    identity: null,
     ...overrides,
   };
+}
+
+/** A keyed-hash lookalike (64 lower-case hex digits), unique per call. */
+function hash(): string {
+  return createHash('sha256').update(uid('identity')).digest('hex');
 }
 
 function makeWebhook(accountId: string, overrides: Partial<Webhook> = {}): Webhook {
@@ -500,6 +507,146 @@ export function runEventsContract(name: string, factory: () => Promise<Store>): 
         assert.equal(await store.events.nextDue(), at(1992, 36), 'a leased head counts from the end of its lease');
         await store.events.recordAttempt(attempt(job, at(1992, 7)), { status: 'pending', nextAttemptAt: at(1992, 9) });
         assert.equal(await store.events.nextDue(), at(1992, 9));
+      });
+    });
+
+    // After the claiming cases, and in earlier eras (1991, 1990), for the same reason.
+    describe('identities and user deletion', () => {
+      it('the identity round-trips through insert, get, list and claim; absent or null reads back null', async () => {
+        const accountId = uid('acct');
+        const webhook = makeWebhook(accountId);
+        await store.events.addWebhook(webhook);
+        const identity = { type: 'email', hash: hash() } as const;
+        const withIdentity = await store.events.insertEvent(makeEvent(accountId, { kind: 'spam_email', identity, createdAt: at(1991, 1) }));
+        assert.deepEqual(withIdentity.identity, identity);
+        assert.deepEqual(await store.events.getEvent(accountId, withIdentity.eventId), withIdentity);
+
+        const explicitNull = await store.events.insertEvent(makeEvent(accountId, { identity: null, createdAt: at(1991, 2) }));
+        const { identity: _absent, ...withoutKey } = makeEvent(accountId, { createdAt: at(1991, 3) });
+        const absent = await store.events.insertEvent(withoutKey);
+        assert.equal(explicitNull.identity, null);
+        assert.equal(absent.identity, null);
+        assert.deepEqual(await store.events.getEvent(accountId, absent.eventId), absent);
+        assert.deepEqual(await store.events.listEvents(accountId, {}), [absent, explicitNull, withIdentity]);
+
+        for (const type of ['ip', 'phone', 'card', 'customer_id', 'device_id'] as const) {
+          const stored = await store.events.insertEvent(makeEvent(accountId, { identity: { type, hash: hash() }, createdAt: at(1991, 4) }));
+          assert.deepEqual((await store.events.getEvent(accountId, stored.eventId))?.identity, stored.identity);
+        }
+
+        const [job] = await claim(accountId, at(1991, 10));
+        assert.ok(job);
+        assert.deepEqual(job.event, withIdentity, 'the claimed job carries the event with its identity');
+        await store.events.recordAttempt(attempt(job, at(1991, 11), { httpStatus: 200, error: null }), { status: 'delivered', nextAttemptAt: at(1991, 11) });
+        const [next] = await claim(accountId, at(1991, 12));
+        assert.deepEqual(next?.event, explicitNull);
+      });
+
+      it('refuses an unknown identity type or a hash that is not lower-case hex, writing nothing', async () => {
+        const accountId = uid('acct');
+        const bad = [
+          { type: 'passport', hash: hash() },
+          { type: 'email', hash: hash().toUpperCase() },
+          { type: 'email', hash: 'not hex' },
+          { type: 'email', hash: '' },
+          { type: 'email', hash: `${hash()}' OR '1'='1` },
+        ];
+        for (const identity of bad) {
+          await assert.rejects(store.events.insertEvent(makeEvent(accountId, { identity: identity as NewEvent['identity'] })), RangeError);
+        }
+        assert.deepEqual(await store.events.listEvents(accountId, {}), []);
+        assert.equal((await store.events.insertEvent(makeEvent(accountId))).eventId, 1);
+      });
+
+      it('deleteForUser removes the events of the user or of the identities, with their jobs and attempts', async () => {
+        const accountId = uid('acct');
+        const other = uid('acct');
+        const [w1, w2] = [makeWebhook(accountId), makeWebhook(accountId)];
+        await store.events.addWebhook(w1);
+        await store.events.addWebhook(w2);
+        await store.events.addWebhook(makeWebhook(other));
+        const [email, card, phone] = [hash(), hash(), hash()];
+        const when = (s: number) => ({ createdAt: at(1990, s) });
+        const kept1 = await store.events.insertEvent(makeEvent(accountId, { kind: 'profanity', risk: 0.5, userId: 'u2', identity: { type: 'phone', hash: phone }, ...when(1) }));
+        const byUser = await store.events.insertEvent(makeEvent(accountId, { kind: 'suspicious_ip', userId: 'u1', ...when(2) }));
+        const byBoth = await store.events.insertEvent(makeEvent(accountId, { kind: 'spam_email', risk: 2, userId: 'u1', identity: { type: 'email', hash: email }, ...when(3) }));
+        const byEmail = await store.events.insertEvent(makeEvent(accountId, { kind: 'spam_email', risk: 3, userId: 'u2', identity: { type: 'email', hash: email }, ...when(4) }));
+        const byCard = await store.events.insertEvent(makeEvent(accountId, { kind: 'fraud_payment', risk: 90, userId: null, identity: { type: 'card', hash: card }, ...when(5) }));
+        const kept2 = await store.events.insertEvent(makeEvent(accountId, { userId: null, ...when(6) }));
+        // Another account: same user id, same identity hashes.
+        const foreign = [
+          await store.events.insertEvent(makeEvent(other, { userId: 'u1', ...when(1) })),
+          await store.events.insertEvent(makeEvent(other, { userId: 'u3', identity: { type: 'email', hash: email }, ...when(2) })),
+        ];
+
+        // kept1 is delivered; byUser fails once, then its retry is in flight (leased) when the user is deleted.
+        const first = await claim(accountId, at(1990, 10));
+        assert.deepEqual(first.map((j) => j.event.eventId), [kept1.eventId, kept1.eventId]);
+        for (const job of first) {
+          await store.events.recordAttempt(attempt(job, at(1990, 11), { httpStatus: 204, error: null }), { status: 'delivered', nextAttemptAt: at(1990, 11) });
+        }
+        const second = await claim(accountId, at(1990, 20));
+        assert.deepEqual(second.map((j) => j.event.eventId), [byUser.eventId, byUser.eventId]);
+        for (const job of second) await store.events.recordAttempt(attempt(job, at(1990, 21)), { status: 'pending', nextAttemptAt: at(1990, 30) });
+        const inFlight = await claim(accountId, at(1990, 40));
+        assert.deepEqual(inFlight.map((j) => j.event.eventId), [byUser.eventId, byUser.eventId]);
+        assert.equal((await store.events.listAttempts(accountId, { eventId: byUser.eventId })).length, 2);
+        const deletedJobs = await store.events.listDeliveries(accountId, { eventId: byUser.eventId });
+
+        const counts = await store.events.deleteForUser(accountId, { userId: 'u1', identityHashes: [email, card, email] });
+        assert.deepEqual(counts, { suspicious_ip: 1, spam_email: 2, fraud_payment: 1 });
+
+        assert.deepEqual(await store.events.listEvents(accountId, {}), [kept2, kept1]);
+        for (const gone of [byUser, byBoth, byEmail, byCard]) {
+          assert.equal(await store.events.getEvent(accountId, gone.eventId), null);
+          assert.deepEqual(await store.events.listDeliveries(accountId, { eventId: gone.eventId }), []);
+          assert.deepEqual(await store.events.listAttempts(accountId, { eventId: gone.eventId }), []);
+        }
+        for (const job of deletedJobs) assert.deepEqual(await store.events.listAttempts(accountId, { deliveryId: job.id }), []);
+        assert.deepEqual(
+          (await store.events.listDeliveries(accountId, {})).map((d) => d.eventId).sort(),
+          [kept1.eventId, kept1.eventId, kept2.eventId, kept2.eventId].sort(),
+        );
+        assert.equal((await store.events.listAttempts(accountId, { eventId: kept1.eventId })).length, 2, 'attempts of kept events stay');
+
+        // The in-flight attempt of a deleted job is dropped; the queues move on to the next kept event.
+        for (const job of inFlight) await store.events.recordAttempt(attempt(job, at(1990, 41), { httpStatus: 200, error: null }), { status: 'delivered', nextAttemptAt: at(1990, 41) });
+        assert.deepEqual(await store.events.listAttempts(accountId, { eventId: byUser.eventId }), []);
+        const after = await claim(accountId, at(1990, 50));
+        assert.deepEqual(after.map((j) => j.event), [kept2, kept2]);
+
+        // The other account is untouched.
+        assert.deepEqual(await store.events.listEvents(other, {}), [...foreign].reverse());
+        assert.equal((await store.events.listDeliveries(other, {})).length, 2);
+
+        assert.deepEqual(await store.events.deleteForUser(accountId, { userId: 'u1', identityHashes: [email, card] }), {}, 'a second run finds nothing');
+      });
+
+      it('deleteForUser by user only, by identity only, and with nothing matching', async () => {
+        const accountId = uid('acct');
+        const [email, phone] = [hash(), hash()];
+        const mine = await store.events.insertEvent(makeEvent(accountId, { userId: 'u1', kind: 'suspicious_ip' }));
+        const mineToo = await store.events.insertEvent(makeEvent(accountId, { userId: 'u1', kind: 'suspicious_ip' }));
+        const emailOfOther = await store.events.insertEvent(makeEvent(accountId, { userId: 'u2', kind: 'spam_email', identity: { type: 'email', hash: email } }));
+        const phoneOfNobody = await store.events.insertEvent(makeEvent(accountId, { userId: null, kind: 'spam_phone', identity: { type: 'phone', hash: phone } }));
+        const unrelated = await store.events.insertEvent(makeEvent(accountId, { userId: null }));
+        const ids = async (): Promise<number[]> => (await store.events.listEvents(accountId, {})).map((e) => e.eventId);
+
+        assert.deepEqual(await store.events.deleteForUser(accountId, { identityHashes: [] }), {}, 'no user and no hash: nothing');
+        assert.deepEqual(await store.events.deleteForUser(accountId, { userId: 'nobody', identityHashes: [hash(), 'NOT-HEX'] }), {});
+        assert.deepEqual(await store.events.deleteForUser(uid('acct'), { userId: 'u1', identityHashes: [email, phone] }), {}, 'another account');
+        assert.equal((await ids()).length, 5);
+
+        assert.deepEqual(await store.events.deleteForUser(accountId, { userId: 'u1', identityHashes: [] }), { suspicious_ip: 2 });
+        assert.equal(await store.events.getEvent(accountId, mine.eventId), null);
+        assert.equal(await store.events.getEvent(accountId, mineToo.eventId), null);
+
+        assert.deepEqual(await store.events.deleteForUser(accountId, { identityHashes: [phone] }), { spam_phone: 1 });
+        assert.deepEqual(await ids(), [unrelated.eventId, emailOfOther.eventId]);
+        assert.equal(await store.events.getEvent(accountId, phoneOfNobody.eventId), null);
+
+        assert.deepEqual(await store.events.deleteForUser(accountId, { userId: undefined, identityHashes: [email] }), { spam_email: 1 });
+        assert.deepEqual(await ids(), [unrelated.eventId]);
       });
     });
   });

@@ -576,6 +576,77 @@ export function runPolicyContract(name: string, factory: () => Promise<Store>): 
         assert.equal((await store.decisions.list(b, 'email', ...window, 10)).length, 1);
       });
 
+      it('deleteForUser removes the records of the user or mentioning a needle (input or result), counted per group', async () => {
+        const a = uid('acct');
+        const b = uid('acct');
+        const at = '2024-04-01T10:00:00.000Z';
+        const window = ['2024-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'] as const;
+        const email = `${uid('jane')}@example.com`;
+        const phone = '4915112345678';
+        await store.decisions.append([
+          decision(a, at, { userId: 'u1', input: { email: 'x@example.com' } }), // by user
+          decision(a, at, { userId: 'u1', group: 'ip', input: { ip: '192.0.2.1' } }), // by user
+          decision(a, at, { userId: 'u2', input: { email: email.toUpperCase() } }), // needle in input, other case
+          decision(a, at, { group: 'phone', input: { phone: `+${phone}` } }), // phone digits in input
+          decision(a, at, { group: 'phone', input: { q: 'n/a' }, result: { matched: { phone: `00${phone}`, ok: false } } }), // in result
+          decision(a, at, { userId: 'u2', group: 'ip', input: { ip: '192.0.2.2' } }), // kept: other user, no needle
+          decision(a, at, { group: 'phone', input: { phone: '4915100000000' } }), // kept: other digits
+          decision(b, at, { userId: 'u1', input: { email } }), // kept: another account
+        ]);
+        const counts = await store.decisions.deleteForUser(a, { userId: 'u1', needles: [email, phone] });
+        assert.deepEqual(counts, { email: 2, ip: 1, phone: 2 });
+        assert.deepEqual(
+          (await store.decisions.list(a, 'ip', ...window, 10)).map((r) => r.input),
+          [{ ip: '192.0.2.2' }],
+        );
+        assert.deepEqual(
+          (await store.decisions.list(a, 'phone', ...window, 10)).map((r) => r.input),
+          [{ phone: '4915100000000' }],
+        );
+        assert.deepEqual(await store.decisions.list(a, 'email', ...window, 10), []);
+        assert.deepEqual(await store.decisions.list(b, 'email', ...window, 10), [decision(b, at, { userId: 'u1', input: { email } })]);
+        assert.deepEqual(await store.decisions.deleteForUser(a, { userId: 'u1', needles: [email, phone] }), {}, 'a second run finds nothing');
+      });
+
+      it('deleteForUser by user only, by needle only, and with nothing to match', async () => {
+        const a = uid('acct');
+        const at = '2024-04-01T10:00:00.000Z';
+        const window = ['2024-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'] as const;
+        const email = `${uid('joe')}@Example.COM`;
+        await store.decisions.append([
+          decision(a, at, { userId: 'u1' }),
+          decision(a, at, { userId: 'u2', result: { seen: [email] } }),
+          decision(a, at, { userId: null }),
+        ]);
+        assert.deepEqual(await store.decisions.deleteForUser(a, { needles: [] }), {}, 'no user and no needle: nothing');
+        assert.deepEqual(await store.decisions.deleteForUser(a, { needles: [''] }), {}, 'an empty needle matches nothing');
+        assert.deepEqual(await store.decisions.deleteForUser(a, { userId: 'nobody', needles: ['nobody@example.com'] }), {});
+        assert.deepEqual(await store.decisions.deleteForUser(uid('acct'), { userId: 'u1', needles: [email] }), {}, 'another account');
+        assert.equal((await store.decisions.list(a, 'email', ...window, 10)).length, 3);
+        assert.deepEqual(await store.decisions.deleteForUser(a, { userId: 'u1', needles: [] }), { email: 1 });
+        assert.deepEqual(await store.decisions.deleteForUser(a, { needles: [email.toLowerCase()] }), { email: 1 });
+        assert.deepEqual(await store.decisions.list(a, 'email', ...window, 10), [decision(a, at, { userId: null })]);
+      });
+
+      it('deleteForUser matches needles literally: %, _, quotes and backslashes are not patterns', async () => {
+        const a = uid('acct');
+        const at = '2024-04-01T10:00:00.000Z';
+        const window = ['2024-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z'] as const;
+        const odd = `o'brien"100%_x\\y@example.com`;
+        const kept = [
+          decision(a, at, { input: { email: 'obrien100ax-y@example.com' } }), // what LIKE 'o%brien...' or _ would match
+          decision(a, at, { input: { email: 'o\'brien"100%-x\\y@example.com' } }), // differs only where _ would match
+          decision(a, at, { input: { email: 'someone@example.com', note: 'anything' } }),
+        ];
+        await store.decisions.append([decision(a, at, { input: { email: odd } }), decision(a, at, { group: 'ip', result: { seen: odd.toUpperCase() } }), ...kept]);
+        for (const needle of ['o%brien', 'obrien100_x', '%@example.com%', 'o_brien', "' OR '1'='1", '"); DROP TABLE decision_log; --']) {
+          assert.deepEqual(await store.decisions.deleteForUser(a, { needles: [needle] }), {}, `needle ${needle}`);
+        }
+        assert.deepEqual(await store.decisions.deleteForUser(a, { needles: [odd] }), { email: 1, ip: 1 });
+        assert.deepEqual(await store.decisions.list(a, 'email', ...window, 10), kept);
+        assert.deepEqual(await store.decisions.list(a, 'ip', ...window, 10), []);
+      });
+
       it('prune removes every account’s records older than `before` and returns how many', async () => {
         // Years no other case uses: prune is global, and the store is shared between cases.
         const a = uid('acct');

@@ -8,6 +8,7 @@ import { createTestDatabase, queryOnce, SKIP_PG, type TestDatabase } from './pg-
 import { runStoreContract } from './store-contract.ts';
 import { runEventsContract } from './events-contract.ts';
 import { runPolicyContract } from './policy-contract.ts';
+import { runLearningContract } from './learning-contract.ts';
 
 describe('PostgresStore', { skip: SKIP_PG }, () => {
   let created: TestDatabase | undefined;
@@ -37,6 +38,12 @@ describe('PostgresStore', { skip: SKIP_PG }, () => {
   });
 
   runPolicyContract('postgres', async () => {
+    const store = new PostgresStore({ connectionString: db().url, max: 4 });
+    await store.migrate();
+    return store;
+  });
+
+  runLearningContract('postgres', async () => {
     const store = new PostgresStore({ connectionString: db().url, max: 4 });
     await store.migrate();
     return store;

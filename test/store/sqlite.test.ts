@@ -11,6 +11,7 @@ import { makeAccount, makeKey, makePlan } from './fixtures.ts';
 import { runStoreContract } from './store-contract.ts';
 import { runEventsContract } from './events-contract.ts';
 import { runPolicyContract } from './policy-contract.ts';
+import { runLearningContract } from './learning-contract.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vigil-sqlite-'));
 after(() => {
@@ -39,6 +40,14 @@ for (const [label, path] of [['file', join(root, 'events', 'vigil.db')], [':memo
 
 for (const [label, path] of [['file', join(root, 'policy', 'vigil.db')], [':memory:', ':memory:']] as const) {
   runPolicyContract(`sqlite (${label})`, async () => {
+    const store = new SqliteStore({ path });
+    await store.migrate();
+    return store;
+  });
+}
+
+for (const [label, path] of [['file', join(root, 'learning', 'vigil.db')], [':memory:', ':memory:']] as const) {
+  runLearningContract(`sqlite (${label})`, async () => {
     const store = new SqliteStore({ path });
     await store.migrate();
     return store;

@@ -85,6 +85,7 @@ describe('webhook payload', () => {
       operation: 'scoring.payment',
       createdAt: '2024-05-01T10:00:00.000Z',
       summary: { score: 80, rules: ['PF10017'] },
+      identity: null,
     };
     assert.deepEqual(webhookPayload(event), {
       event_id: 7,

@@ -1,10 +1,12 @@
 import type { Pool } from 'pg';
+import type { EventKind } from '../../policy/types.ts';
 import type { ClaimedDelivery, Delivery, DeliveryAttempt, DeliveryStatus, EventFilter, EventsPort, NewEvent, StoredEvent, Webhook } from '../ports.ts';
 import {
   type AttemptRow,
   type DeliveryRow,
   type EventRow,
   type WebhookRow,
+  countsByKind,
   deliveryStatus,
   eventConditions,
   eventQuery,
@@ -18,13 +20,14 @@ import {
   toDelivery,
   toStoredEvent,
   toWebhook,
+  userDeletion,
 } from '../event-rows.ts';
 import { withTransaction } from './transaction.ts';
 import { isoSql, isoTimestamp } from './values.ts';
 
 const eventColumns = (t: string): string =>
   `${t}.account_id, ${t}.event_id, ${t}.kind, ${t}.risk, ${t}.subject, ${t}.user_id, ${t}.operation, ` +
-  `${isoSql(`${t}.created_at`)} AS created_at, ${t}.summary::text AS summary`;
+  `${isoSql(`${t}.created_at`)} AS created_at, ${t}.summary::text AS summary, ${t}.identity_type, ${t}.identity_hash`;
 
 const deliveryColumns = (t: string): string =>
   `${t}.id, ${t}.account_id, ${t}.webhook_id, ${t}.event_id, ${t}.status, ${t}.attempts, ` +
@@ -51,6 +54,8 @@ interface ClaimRow extends DeliveryRow {
   e_operation: string;
   e_created_at: string;
   e_summary: string;
+  e_identity_type: string | null;
+  e_identity_hash: string | null;
 }
 
 // Named statements are parsed once per pooled connection.
@@ -66,8 +71,8 @@ const Q = {
         ON CONFLICT (account_id) DO UPDATE SET last_event_id = event_counters.last_event_id + 1
         RETURNING last_event_id
       ), event AS (
-        INSERT INTO events (account_id, event_id, kind, risk, subject, user_id, operation, created_at, summary)
-        SELECT $1, counter.last_event_id, $2, $3, $4, $5, $6, $7, $8::json FROM counter
+        INSERT INTO events (account_id, event_id, kind, risk, subject, user_id, operation, created_at, summary, identity_type, identity_hash)
+        SELECT $1, counter.last_event_id, $2, $3, $4, $5, $6, $7, $8::json, $9, $10 FROM counter
         RETURNING event_id
       ), jobs AS (
         INSERT INTO deliveries (account_id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)
@@ -114,7 +119,8 @@ const Q = {
       SELECT ${deliveryColumns('l')},
              w.url AS w_url, w.secret AS w_secret, ${isoSql('w.created_at')} AS w_created_at,
              e.kind AS e_kind, e.risk AS e_risk, e.subject AS e_subject, e.user_id AS e_user_id,
-             e.operation AS e_operation, ${isoSql('e.created_at')} AS e_created_at, e.summary::text AS e_summary
+             e.operation AS e_operation, ${isoSql('e.created_at')} AS e_created_at, e.summary::text AS e_summary,
+             e.identity_type AS e_identity_type, e.identity_hash AS e_identity_hash
       FROM leased l
       JOIN webhooks w ON w.id = l.webhook_id
       JOIN events e ON e.account_id = l.account_id AND e.event_id = l.event_id
@@ -162,6 +168,18 @@ const Q = {
       WHERE d.account_id = $1 AND ($2::bigint IS NULL OR d.id = $2) AND ($3::bigint IS NULL OR d.event_id = $3)
       ORDER BY a.id`,
   },
+  // User deletion in one statement: the events' delivery jobs go with them, and the jobs' attempts with the
+  // jobs (both ON DELETE CASCADE).
+  deleteForUser: {
+    name: 'vigil_events_delete_for_user',
+    text: `
+      WITH gone AS (
+        DELETE FROM events
+        WHERE account_id = $1 AND (user_id = $2::text OR identity_hash = ANY($3::text[]))
+        RETURNING kind
+      )
+      SELECT kind, count(*) AS n FROM gone GROUP BY kind`,
+  },
   // The earliest moment a head may become claimable: its next attempt, or the end of its lease if later.
   nextDue: {
     name: 'vigil_deliveries_next_due',
@@ -179,7 +197,7 @@ export class PostgresEvents implements EventsPort {
     const v = newEventValues(event);
     const { rows } = await this.pool.query<{ event_id: string }>({
       ...Q.insertEvent,
-      values: [v.accountId, v.kind, v.risk, v.subject, v.userId, v.operation, v.createdAt, v.summary],
+      values: [v.accountId, v.kind, v.risk, v.subject, v.userId, v.operation, v.createdAt, v.summary, v.identityType, v.identityHash],
     });
     const row = rows[0];
     if (!row) throw new Error('event insert returned no id');
@@ -256,6 +274,8 @@ export class PostgresEvents implements EventsPort {
         operation: row.e_operation,
         created_at: row.e_created_at,
         summary: row.e_summary,
+        identity_type: row.e_identity_type,
+        identity_hash: row.e_identity_hash,
       }),
     }));
   }
@@ -304,5 +324,12 @@ export class PostgresEvents implements EventsPort {
   async nextDue(): Promise<string | null> {
     const { rows } = await this.pool.query<{ due: string | null }>(Q.nextDue);
     return rows[0]?.due ?? null;
+  }
+
+  async deleteForUser(accountId: string, who: { userId?: string | undefined; identityHashes: readonly string[] }): Promise<Partial<Record<EventKind, number>>> {
+    const { userId, hashes } = userDeletion(who);
+    if (userId === null && hashes.length === 0) return {};
+    const { rows } = await this.pool.query<{ kind: string; n: string }>({ ...Q.deleteForUser, values: [accountId, userId, hashes] });
+    return countsByKind(rows);
   }
 }

@@ -199,4 +199,135 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, id);
     `,
   },
+  {
+    version: 4,
+    name: 'payment scorings, outcomes, identity evidence, model',
+    sql: `
+      -- One row per live payment scoring. Identities are keyed hashes (never values); a card is BIN + last four +
+      -- hash. amount_log = ln(1 + amount), written by the store, so amount statistics are one aggregate.
+      -- outcome_fraud: the outcome counts as fraud (chargeback, fraud_confirmed, declined flagged fraud).
+      CREATE TABLE payment_scorings (
+        id                BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id        TEXT NOT NULL,
+        transaction_id    TEXT,
+        scored_at         TIMESTAMPTZ NOT NULL,
+        customer_hash     TEXT,
+        user_hash         TEXT,
+        email_hash        TEXT,
+        email_domain_hash TEXT,
+        phone_hash        TEXT,
+        ip_hash           TEXT,
+        device_hash       TEXT,
+        card_hash         TEXT,
+        card_bin          TEXT,
+        card_last4        TEXT,
+        location_hash     TEXT,
+        amount            DOUBLE PRECISION,
+        amount_log        DOUBLE PRECISION,
+        currency          TEXT,
+        score             DOUBLE PRECISION NOT NULL,
+        rules             JSONB NOT NULL, -- array of rule ids
+        features          JSONB NOT NULL, -- array of hashed model features
+        rule_set          TEXT NOT NULL,
+        data_versions     JSONB NOT NULL, -- object name -> version
+        outcome           TEXT CHECK (outcome IN ('approved', 'declined', 'chargeback', 'refunded', 'fraud_confirmed', 'legit_confirmed')),
+        outcome_fraud     BOOLEAN NOT NULL DEFAULT false,
+        CHECK ((amount IS NULL) = (amount_log IS NULL))
+      );
+      CREATE INDEX payment_scorings_transaction ON payment_scorings (account_id, transaction_id);
+      -- Velocity windows, fraud counts and deletion by identity: one index per identity, time-ordered.
+      CREATE INDEX payment_scorings_customer ON payment_scorings (account_id, customer_hash, scored_at);
+      CREATE INDEX payment_scorings_user ON payment_scorings (account_id, user_hash, scored_at);
+      CREATE INDEX payment_scorings_email ON payment_scorings (account_id, email_hash, scored_at);
+      CREATE INDEX payment_scorings_phone ON payment_scorings (account_id, phone_hash, scored_at);
+      CREATE INDEX payment_scorings_ip ON payment_scorings (account_id, ip_hash, scored_at);
+      CREATE INDEX payment_scorings_device ON payment_scorings (account_id, device_hash, scored_at);
+      CREATE INDEX payment_scorings_card ON payment_scorings (account_id, card_hash, scored_at);
+      -- Account-wide amount statistics per currency.
+      CREATE INDEX payment_scorings_currency ON payment_scorings (account_id, currency, scored_at);
+
+      -- Payment feedback per transaction id; pending until a scoring of the id exists. COLLATE "C" (here and
+      -- below): text orders by code point, as SQLite sorts.
+      CREATE TABLE payment_outcomes (
+        account_id        TEXT NOT NULL,
+        transaction_id    TEXT COLLATE "C" NOT NULL,
+        outcome           TEXT NOT NULL CHECK (outcome IN ('approved', 'declined', 'chargeback', 'refunded', 'fraud_confirmed', 'legit_confirmed')),
+        fraud             BOOLEAN NOT NULL,
+        reason            TEXT,
+        occurred_at       TIMESTAMPTZ NOT NULL,
+        status            TEXT NOT NULL CHECK (status IN ('applied', 'pending')),
+        customer_hash     TEXT,
+        user_hash         TEXT,
+        email_hash        TEXT,
+        email_domain_hash TEXT,
+        phone_hash        TEXT,
+        ip_hash           TEXT,
+        device_hash       TEXT,
+        card_hash         TEXT,
+        updated_at        TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, transaction_id)
+      );
+      CREATE INDEX payment_outcomes_customer ON payment_outcomes (account_id, customer_hash);
+      CREATE INDEX payment_outcomes_user ON payment_outcomes (account_id, user_hash);
+      CREATE INDEX payment_outcomes_email ON payment_outcomes (account_id, email_hash);
+      CREATE INDEX payment_outcomes_phone ON payment_outcomes (account_id, phone_hash);
+
+      -- Labels and evidence per identity (keyed hash); origin makes writes idempotent (label, payment:<id>, event:<id>).
+      CREATE TABLE identity_evidence (
+        account_id  TEXT NOT NULL,
+        type        TEXT COLLATE "C" NOT NULL CHECK (type IN ('ip', 'email', 'email_domain', 'phone', 'card_bin', 'customer_id', 'device_id', 'text', 'card')),
+        value_hash  TEXT COLLATE "C" NOT NULL,
+        origin      TEXT COLLATE "C" NOT NULL,
+        label       TEXT NOT NULL CHECK (label IN ('fraud', 'legit')),
+        masked      TEXT NOT NULL,
+        reason      TEXT,
+        source      TEXT,
+        occurred_at TIMESTAMPTZ NOT NULL,
+        updated_at  TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, type, value_hash, origin)
+      );
+      CREATE INDEX identity_evidence_origin ON identity_evidence (account_id, origin);
+
+      -- FTRL-proximal coordinates of each account's model.
+      CREATE TABLE model_weights (
+        account_id TEXT NOT NULL,
+        feature    TEXT COLLATE "C" NOT NULL,
+        z          DOUBLE PRECISION NOT NULL,
+        n          DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (account_id, feature)
+      );
+
+      CREATE TABLE model_history (
+        id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        at         TIMESTAMPTZ NOT NULL,
+        origin     TEXT NOT NULL,
+        label      SMALLINT NOT NULL CHECK (label IN (0, 1)),
+        before     DOUBLE PRECISION NOT NULL,
+        weights    JSONB NOT NULL -- object feature -> weight after the update
+      );
+      CREATE INDEX model_history_account ON model_history (account_id, id);
+      CREATE INDEX model_history_origin ON model_history (account_id, origin);
+    `,
+  },
+  {
+    version: 5,
+    name: 'event identities',
+    sql: `
+      -- The identity an event is about, as a keyed hash (never the value): labels by event id and user deletion.
+      -- Both NULL when the event is about no identity.
+      ALTER TABLE events ADD COLUMN identity_type TEXT;
+      ALTER TABLE events ADD COLUMN identity_hash TEXT;
+      CREATE INDEX events_account_identity ON events (account_id, identity_hash);
+    `,
+  },
+  {
+    version: 6,
+    name: 'decision identities',
+    sql: `
+      -- Keyed hashes of the identities a decision is about (space-separated), so deleting a user finds their
+      -- records whatever spelling the input had (Jane.Doe+shop@GoogleMail.com is the mailbox janedoe@gmail.com).
+      ALTER TABLE decision_log ADD COLUMN identities TEXT NOT NULL DEFAULT '';
+    `,
+  },
 ];

@@ -1,11 +1,14 @@
 import pg from 'pg';
+import type { EvidencePort, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
 import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { PostgresAccounts } from './accounts.ts';
 import { PostgresDecisionLog } from './decisions.ts';
 import { PostgresEvents } from './events.ts';
+import { PostgresEvidence, PostgresModel, PostgresOutcomes } from './learning.ts';
 import { PostgresPolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
 import { PostgresRequestLog } from './request-log.ts';
+import { PostgresScorings } from './scorings.ts';
 import { PostgresUsage } from './usage.ts';
 
 export interface PostgresStoreOptions {
@@ -25,6 +28,10 @@ export class PostgresStore implements Store {
   readonly policy: PolicyPort;
   readonly events: EventsPort;
   readonly decisions: DecisionLogPort;
+  readonly scorings: ScoringsPort;
+  readonly outcomes: OutcomesPort;
+  readonly evidence: EvidencePort;
+  readonly model: ModelPort;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -44,6 +51,10 @@ export class PostgresStore implements Store {
     this.policy = new PostgresPolicy(this.#pool);
     this.events = new PostgresEvents(this.#pool);
     this.decisions = new PostgresDecisionLog(this.#pool);
+    this.scorings = new PostgresScorings(this.#pool);
+    this.outcomes = new PostgresOutcomes(this.#pool);
+    this.evidence = new PostgresEvidence(this.#pool);
+    this.model = new PostgresModel(this.#pool);
   }
 
   migrate(): Promise<void> {

@@ -7,10 +7,31 @@
  * - `flood:<account>:<windowStart>`: calls of one account in one fixed flood window (`windowStart` is the window
  *   number, epoch ms / window ms); TTL slightly longer than the window.
  * - `quota:<account>:<YYYY-MM>`: units of the monthly quota used; TTL QUOTA_TTL_SECONDS, past the month's end.
+ * - `vel:<account>:<field>:<hash>:n`: sorted set of the account's live payment scorings whose identity
+ *   `field` (customer, user, email, emailDomain, phone, ip, device, card) has the keyed hash `hash`; member
+ *   the scoring id, score its scoredAt in epoch ms. Answers "how many scorings of this IP since t" (ZCOUNT).
+ * - `vel:<account>:<field>:<hash>:<other>`: sorted set of the distinct values of another identity seen with
+ *   it, for the pairs customer→card, card→customer and customer→location; member the other keyed hash,
+ *   score the latest time they were seen together (ZADD GT). Answers "how many cards of this customer
+ *   since t".
+ *   Both velocity families (redis-velocity.ts) keep members of the last VELOCITY_TTL_SECONDS (31 days,
+ *   the longest window asked is 30) and expire VELOCITY_TTL_SECONDS after their last write.
  *
- * The names and TTLs themselves are built in ../counter-keys.ts, shared with the in-process counters;
- * they are re-exported here so this file is the one place to read the Redis layout.
+ * The flood and quota names and TTLs are built in ../counter-keys.ts, shared with the in-process counters, and
+ * re-exported here; the velocity names are built below (velocityKeys). This file is the one place to read the
+ * Redis layout.
  */
 export const REDIS_PREFIX = 'vigil:';
 
 export { counterKeys, QUOTA_TTL_SECONDS } from '../counter-keys.ts';
+
+/** Members of velocity windows are kept, and their keys live, this long after the last write: 31 days. */
+export const VELOCITY_TTL_SECONDS = 31 * 24 * 3600;
+
+/** Names (without the prefix) of the velocity sorted sets (see the registry above). */
+export const velocityKeys = {
+  /** Scorings of one identity: member scoring id, score scoredAt ms. */
+  count: (accountId: string, field: string, hash: string): string => `vel:${accountId}:${field}:${hash}:n`,
+  /** Distinct `other` values seen with one identity: member the other hash, score the latest time ms. */
+  distinct: (accountId: string, field: string, hash: string, other: string): string => `vel:${accountId}:${field}:${hash}:${other}`,
+};

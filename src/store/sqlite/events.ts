@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { EventKind } from '../../policy/types.ts';
 import type { ClaimedDelivery, Delivery, DeliveryAttempt, DeliveryStatus, EventFilter, EventsPort, NewEvent, StoredEvent, Webhook } from '../ports.ts';
 import {
   type AttemptRow,
@@ -6,6 +7,7 @@ import {
   type EventRow,
   type NewEventValues,
   type WebhookRow,
+  countsByKind,
   deliveryStatus,
   eventConditions,
   eventQuery,
@@ -19,10 +21,11 @@ import {
   toDelivery,
   toStoredEvent,
   toWebhook,
+  userDeletion,
 } from '../event-rows.ts';
 import { isoTimestamp, settle } from './values.ts';
 
-const EVENT_COLUMNS = 'account_id, event_id, kind, risk, subject, user_id, operation, created_at, summary';
+const EVENT_COLUMNS = 'account_id, event_id, kind, risk, subject, user_id, operation, created_at, summary, identity_type, identity_hash';
 const DELIVERY_COLUMNS = 'id, account_id, webhook_id, event_id, status, attempts, next_attempt_at, created_at, delivered_at';
 const ATTEMPT_SELECT = `
   SELECT a.delivery_id, d.webhook_id, d.event_id, a.attempted_at, a.http_status, a.latency_ms, a.error
@@ -39,7 +42,7 @@ function prepare(db: Database) {
       .pluck(),
     insertEvent: db.prepare<NewEventValues & { eventId: number }>(`
       INSERT INTO events (${EVENT_COLUMNS})
-      VALUES (@accountId, @eventId, @kind, @risk, @subject, @userId, @operation, @createdAt, @summary)`),
+      VALUES (@accountId, @eventId, @kind, @risk, @subject, @userId, @operation, @createdAt, @summary, @identityType, @identityHash)`),
     // One job per webhook of the account, in webhook id order (so ids, and thus delivery order, are stable).
     queueForAll: db.prepare<{ account: string; event: number; at: string }, DeliveryRow>(`
       INSERT INTO deliveries (account_id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)
@@ -50,6 +53,12 @@ function prepare(db: Database) {
       SELECT account_id, id, @event, 'pending', 0, @at, @at FROM webhooks WHERE account_id = @account AND id = @webhook
       RETURNING ${DELIVERY_COLUMNS}`),
     getEvent: db.prepare<[string, number], EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE account_id = ? AND event_id = ?`),
+    // User deletion. The events' delivery jobs go with them, and the jobs' attempts with the jobs (ON DELETE
+    // CASCADE; the store turns foreign keys on). hashes: a JSON array of text.
+    deleteForUser: db.prepare<{ account: string; user: string | null; hashes: string }, { kind: string }>(`
+      DELETE FROM events
+      WHERE account_id = @account AND (user_id = @user OR identity_hash IN (SELECT value FROM json_each(@hashes)))
+      RETURNING kind`),
 
     addWebhook: db.prepare<WebhookRow>(`
       INSERT INTO webhooks (id, account_id, url, secret, created_at) VALUES (@id, @account_id, @url, @secret, @created_at)`),
@@ -272,5 +281,15 @@ export class SqliteEvents implements EventsPort {
 
   nextDue(): Promise<string | null> {
     return settle(() => this.statements.nextDue.get() ?? null);
+  }
+
+  deleteForUser(accountId: string, who: { userId?: string | undefined; identityHashes: readonly string[] }): Promise<Partial<Record<EventKind, number>>> {
+    return settle(() => {
+      const { userId, hashes } = userDeletion(who);
+      if (userId === null && hashes.length === 0) return {};
+      // One statement: the events, their jobs and the jobs' attempts go together or not at all.
+      const rows = this.statements.deleteForUser.all({ account: accountId, user: userId, hashes: JSON.stringify(hashes) });
+      return countsByKind(rows.map((row) => ({ kind: row.kind, n: 1 })));
+    });
   }
 }

@@ -1,13 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { EvidencePort, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
 import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { SqliteDecisionLog } from './decisions.ts';
 import { SqliteEvents } from './events.ts';
+import { SqliteEvidence, SqliteModel, SqliteOutcomes } from './learning.ts';
 import { SqlitePolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
 import { SqliteRequestLog } from './request-log.ts';
+import { SqliteScorings } from './scorings.ts';
 import { SqliteUsage } from './usage.ts';
 import { settle } from './values.ts';
 
@@ -27,6 +30,10 @@ export class SqliteStore implements Store {
   readonly policy: PolicyPort;
   readonly events: EventsPort;
   readonly decisions: DecisionLogPort;
+  readonly scorings: ScoringsPort;
+  readonly outcomes: OutcomesPort;
+  readonly evidence: EvidencePort;
+  readonly model: ModelPort;
   readonly #db: Database.Database;
 
   constructor(options: SqliteStoreOptions) {
@@ -44,6 +51,10 @@ export class SqliteStore implements Store {
     this.policy = new SqlitePolicy(this.#db);
     this.events = new SqliteEvents(this.#db);
     this.decisions = new SqliteDecisionLog(this.#db);
+    this.scorings = new SqliteScorings(this.#db);
+    this.outcomes = new SqliteOutcomes(this.#db);
+    this.evidence = new SqliteEvidence(this.#db);
+    this.model = new SqliteModel(this.#db);
   }
 
   migrate(): Promise<void> {

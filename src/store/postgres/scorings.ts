@@ -1,0 +1,162 @@
+import type { Pool } from 'pg';
+import { IDENTITY_FIELDS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
+import {
+  type AmountAggregateRow,
+  type ScoringRow,
+  IDENTITY_COLUMNS,
+  IDENTITY_COLUMN_LIST,
+  SCORING_INSERT_COLUMNS,
+  identityColumn,
+  outcomeFraudSql,
+  paymentOutcome,
+  scoringParams,
+  scoringValues,
+  storedScoring,
+  toAmountStats,
+  toScoring,
+  velocityAggregate,
+  velocityQueries,
+} from '../learning-rows.ts';
+import { bigintCount, isoSql, isoTimestamp } from './values.ts';
+
+const SCORING_COLUMNS =
+  `id, account_id, transaction_id, ${isoSql('scored_at')} AS scored_at, ${IDENTITY_COLUMN_LIST}, card_bin, card_last4, location_hash, ` +
+  'amount, currency, score, rules::text AS rules, features::text AS features, rule_set, data_versions::text AS data_versions, outcome';
+
+/** Placeholders of the insert: `$n`, cast where the column type alone does not say it (JSONB, and the outcome subquery). */
+const INSERT_CASTS: Partial<Record<(typeof SCORING_INSERT_COLUMNS)[number], string>> = {
+  rules: 'jsonb',
+  features: 'jsonb',
+  data_versions: 'jsonb',
+  transaction_id: 'text',
+  outcome: 'text',
+  scored_at: 'timestamptz',
+};
+
+function placeholder(column: (typeof SCORING_INSERT_COLUMNS)[number]): string {
+  const index = SCORING_INSERT_COLUMNS.indexOf(column) + 1;
+  const cast = INSERT_CASTS[column];
+  return cast === undefined ? `$${index}` : `$${index}::${cast}`;
+}
+
+const FRAUD_PARAMS = { account: 'account_id', transaction: 'transaction_id', outcome: 'outcome' } as const;
+
+/** The statements whose SQL depends on an identity column, one per column (names from the closed map only). */
+function perIdentity(make: (field: IdentityField, column: string) => { name: string; text: string }): Record<IdentityField, { name: string; text: string }> {
+  return Object.fromEntries(IDENTITY_FIELDS.map((field) => [field, make(field, IDENTITY_COLUMNS[field])])) as Record<IdentityField, { name: string; text: string }>;
+}
+
+// Named statements are parsed once per pooled connection.
+const Q = {
+  insert: {
+    name: 'vigil_scorings_insert',
+    text: `
+      INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
+      VALUES (${SCORING_INSERT_COLUMNS.map(placeholder).join(', ')}, ${outcomeFraudSql((name) => placeholder(FRAUD_PARAMS[name]), 'true', 'false')})
+      RETURNING id`,
+  },
+  byTransaction: {
+    name: 'vigil_scorings_by_transaction',
+    text: `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = $1 AND transaction_id = $2 ORDER BY id`,
+  },
+  setOutcome: {
+    name: 'vigil_scorings_set_outcome',
+    text: 'UPDATE payment_scorings SET outcome = $3, outcome_fraud = $4 WHERE account_id = $1 AND transaction_id = $2',
+  },
+  countFraud: perIdentity((field, column) => ({
+    name: `vigil_scorings_fraud_${field}`,
+    text: `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = $1 AND ${column} = $2 AND scored_at >= $3::timestamptz AND outcome_fraud`,
+  })),
+  find: perIdentity((field, column) => ({
+    name: `vigil_scorings_find_${field}`,
+    text: `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = $1 AND ${column} = $2 ORDER BY id`,
+  })),
+  remove: perIdentity((field, column) => ({
+    name: `vigil_scorings_delete_${field}`,
+    text: `DELETE FROM payment_scorings WHERE account_id = $1 AND ${column} = $2`,
+  })),
+} as const;
+
+export class PostgresScorings implements ScoringsPort {
+  constructor(private readonly pool: Pool) {}
+
+  async insert(scoring: NewScoring): Promise<StoredScoring> {
+    const values = scoringValues(scoring);
+    const { rows } = await this.pool.query<{ id: string }>({ ...Q.insert, values: scoringParams(values) });
+    const id = rows[0]?.id;
+    if (id === undefined) throw new Error('scoring insert did not return an id');
+    return storedScoring(values, bigintCount(id));
+  }
+
+  async byTransaction(accountId: string, transactionId: string): Promise<StoredScoring[]> {
+    const { rows } = await this.pool.query<ScoringRow>({ ...Q.byTransaction, values: [accountId, transactionId] });
+    return rows.map(toScoring);
+  }
+
+  /** All questions in one statement (one round trip, one snapshot): one scalar subquery per question. */
+  async velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]> {
+    const checked = velocityQueries(queries);
+    if (checked.length === 0) return [];
+    const values: unknown[] = [accountId];
+    const columns = checked.map((query, i) => {
+      values.push(query.hash, query.since);
+      const hash = values.length - 1;
+      const since = values.length;
+      return `(SELECT ${velocityAggregate(query)} FROM payment_scorings
+               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz) AS c${i}`;
+    });
+    const { rows } = await this.pool.query<Record<string, string>>({ text: `SELECT ${columns.join(', ')}`, values });
+    const row = rows[0];
+    if (row === undefined) throw new Error('velocity query returned no row');
+    return checked.map((_, i) => bigintCount(row[`c${i}`] ?? 'NaN'));
+  }
+
+  async countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number> {
+    identityColumn(by);
+    const { rows } = await this.pool.query<{ n: string }>({ ...Q.countFraud[by], values: [accountId, hash, isoTimestamp(since)] });
+    return bigintCount(rows[0]?.n ?? '0');
+  }
+
+  async amountStats(accountId: string, currency: string | null, since: string, customer?: string): Promise<AmountStats> {
+    const values: unknown[] = [accountId, isoTimestamp(since)];
+    const where = ['account_id = $1', 'scored_at >= $2::timestamptz', 'amount IS NOT NULL'];
+    // Two shapes rather than IS NOT DISTINCT FROM, so the (account, currency, scored_at) index serves both.
+    if (currency === null) where.push('currency IS NULL');
+    else {
+      values.push(currency);
+      where.push(`currency = $${values.length}::text`);
+    }
+    if (customer !== undefined) {
+      values.push(customer);
+      where.push(`customer_hash = $${values.length}::text`);
+    }
+    const shape = `${currency === null ? 'n' : 'c'}${customer === undefined ? '' : 'u'}`;
+    const { rows } = await this.pool.query<AmountAggregateRow>({
+      name: `vigil_scorings_amounts_${shape}`,
+      text: `
+        SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
+        FROM payment_scorings WHERE ${where.join(' AND ')}`,
+      values,
+    });
+    return toAmountStats(rows[0]);
+  }
+
+  async setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number> {
+    const checked = paymentOutcome(outcome);
+    if (typeof fraud !== 'boolean') throw new RangeError('fraud must be a boolean');
+    const result = await this.pool.query({ ...Q.setOutcome, values: [accountId, transactionId, checked, fraud] });
+    return result.rowCount ?? 0;
+  }
+
+  async findByIdentity(accountId: string, field: IdentityField, hash: string): Promise<StoredScoring[]> {
+    identityColumn(field);
+    const { rows } = await this.pool.query<ScoringRow>({ ...Q.find[field], values: [accountId, hash] });
+    return rows.map(toScoring);
+  }
+
+  async deleteByIdentity(accountId: string, field: IdentityField, hash: string): Promise<number> {
+    identityColumn(field);
+    const result = await this.pool.query({ ...Q.remove[field], values: [accountId, hash] });
+    return result.rowCount ?? 0;
+  }
+}

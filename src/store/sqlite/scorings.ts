@@ -1,0 +1,161 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { AmountStats, IdentityField, NewScoring, PaymentOutcome, ScoringsPort, StoredScoring, VelocityQuery } from '../learning-ports.ts';
+import {
+  type AmountAggregateRow,
+  type CheckedVelocity,
+  type ScoringRow,
+  type ScoringValues,
+  IDENTITY_COLUMN_LIST,
+  SCORING_INSERT_COLUMNS,
+  identityColumn,
+  outcomeFraudSql,
+  paymentOutcome,
+  scoringParams,
+  scoringValues,
+  storedScoring,
+  toAmountStats,
+  toScoring,
+  velocityAggregate,
+  velocityQueries,
+} from '../learning-rows.ts';
+import { isoTimestamp, settle } from './values.ts';
+
+export const SCORING_COLUMNS =
+  `id, account_id, transaction_id, scored_at, ${IDENTITY_COLUMN_LIST}, card_bin, card_last4, location_hash, ` +
+  'amount, currency, score, rules, features, rule_set, data_versions, outcome';
+
+/** Named parameters of the insert, one per column (`@account_id`...). */
+function insertBindings(values: ScoringValues): Record<string, unknown> {
+  const params = scoringParams(values);
+  return Object.fromEntries(SCORING_INSERT_COLUMNS.map((column, i) => [column, params[i]]));
+}
+
+function prepare(db: Database) {
+  const names = { account: '@account_id', transaction: '@transaction_id', outcome: '@outcome' } as const;
+  return {
+    insert: db
+      .prepare<Record<string, unknown>, number>(`
+        INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
+        VALUES (${SCORING_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}, ${outcomeFraudSql((name) => names[name], '1', '0')})
+        RETURNING id`)
+      .pluck(),
+    byTransaction: db.prepare<[string, string], ScoringRow>(
+      `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND transaction_id = ? ORDER BY id`,
+    ),
+    setOutcome: db.prepare<[string, number, string, string]>(
+      'UPDATE payment_scorings SET outcome = ?, outcome_fraud = ? WHERE account_id = ? AND transaction_id = ?',
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof prepare>;
+
+/**
+ * Scored payments on SQLite. Statements whose column depends on the question (velocity, identity lookups,
+ * amount statistics) are built from the closed column maps of learning-rows.ts and cached per shape.
+ */
+export class SqliteScorings implements ScoringsPort {
+  #statements: Statements | undefined;
+  readonly #cache = new Map<string, Statement<unknown[], unknown>>();
+  readonly #velocity: (accountId: string, queries: CheckedVelocity[]) => number[];
+
+  constructor(private readonly db: Database) {
+    // One read transaction: every answer comes from the same snapshot.
+    this.#velocity = db.transaction((accountId: string, queries: CheckedVelocity[]): number[] =>
+      queries.map((query) => {
+        const sql = `SELECT ${velocityAggregate(query)} AS n FROM payment_scorings WHERE account_id = ? AND ${query.byColumn} = ? AND scored_at >= ?`;
+        return this.count(sql, accountId, query.hash, query.since);
+      }),
+    );
+  }
+
+  private get statements(): Statements {
+    this.#statements ??= prepare(this.db);
+    return this.#statements;
+  }
+
+  /** The cached statement of a SQL text built from closed maps only. */
+  private cached<R>(sql: string): Statement<unknown[], R> {
+    let statement = this.#cache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], unknown>(sql);
+      this.#cache.set(sql, statement);
+    }
+    return statement as Statement<unknown[], R>;
+  }
+
+  private count(sql: string, ...params: unknown[]): number {
+    const row = this.cached<{ n: number }>(sql).get(...params);
+    if (row === undefined) throw new Error('count query returned no row');
+    return row.n;
+  }
+
+  insert(scoring: NewScoring): Promise<StoredScoring> {
+    return settle(() => {
+      const values = scoringValues(scoring);
+      const id = this.statements.insert.get(insertBindings(values));
+      if (id === undefined) throw new Error('scoring insert did not return an id');
+      return storedScoring(values, id);
+    });
+  }
+
+  byTransaction(accountId: string, transactionId: string): Promise<StoredScoring[]> {
+    return settle(() => this.statements.byTransaction.all(accountId, transactionId).map(toScoring));
+  }
+
+  velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]> {
+    return settle(() => {
+      const checked = velocityQueries(queries);
+      return checked.length === 0 ? [] : this.#velocity(accountId, checked);
+    });
+  }
+
+  countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number> {
+    return settle(() => {
+      const column = identityColumn(by);
+      const sql = `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = ? AND ${column} = ? AND scored_at >= ? AND outcome_fraud = 1`;
+      return this.count(sql, accountId, hash, isoTimestamp(since));
+    });
+  }
+
+  amountStats(accountId: string, currency: string | null, since: string, customer?: string): Promise<AmountStats> {
+    return settle(() => {
+      const params: unknown[] = [accountId];
+      const where = ['account_id = ?', 'amount IS NOT NULL'];
+      if (currency === null) where.push('currency IS NULL');
+      else {
+        where.push('currency = ?');
+        params.push(currency);
+      }
+      where.push('scored_at >= ?');
+      params.push(isoTimestamp(since));
+      if (customer !== undefined) {
+        where.push('customer_hash = ?');
+        params.push(customer);
+      }
+      const sql = `
+        SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
+        FROM payment_scorings WHERE ${where.join(' AND ')}`;
+      return toAmountStats(this.cached<AmountAggregateRow>(sql).get(...params));
+    });
+  }
+
+  setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number> {
+    return settle(() => {
+      const checked = paymentOutcome(outcome);
+      if (typeof fraud !== 'boolean') throw new RangeError('fraud must be a boolean');
+      return this.statements.setOutcome.run(checked, fraud ? 1 : 0, accountId, transactionId).changes;
+    });
+  }
+
+  findByIdentity(accountId: string, field: IdentityField, hash: string): Promise<StoredScoring[]> {
+    return settle(() => {
+      const sql = `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ? ORDER BY id`;
+      return this.cached<ScoringRow>(sql).all(accountId, hash).map(toScoring);
+    });
+  }
+
+  deleteByIdentity(accountId: string, field: IdentityField, hash: string): Promise<number> {
+    return settle(() => this.cached(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes);
+  }
+}

@@ -1,0 +1,634 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Evidence, IdentityField, IdentityHashes, LabelType, ModelUpdate, NewScoring, OutcomeRecord, PaymentOutcome } from '../../src/store/learning-ports.ts';
+import type { Store } from '../../src/store/ports.ts';
+import { uid } from './fixtures.ts';
+
+/** Quotes, backslash, SQL comment, CJK, emoji (ZWJ sequence), combining mark; no NUL (PostgreSQL text refuses it). */
+const AWKWARD = `it's "quoted" \\ -- ; /* x */ 日本語 👩‍💻 🚀 e\u0301 %_`;
+
+const BASE = Date.UTC(2024, 5, 1, 12, 0, 0);
+
+/** An ISO timestamp `minutes` after 2024-06-01T12:00Z (negative: before). */
+function at(minutes: number): string {
+  return new Date(BASE + minutes * 60_000).toISOString();
+}
+
+function noIdentities(overrides: Partial<IdentityHashes> = {}): IdentityHashes {
+  return { customer: null, user: null, email: null, emailDomain: null, phone: null, ip: null, device: null, card: null, ...overrides };
+}
+
+function fullIdentities(tag: string): IdentityHashes {
+  return {
+    customer: `cust-${tag}`,
+    user: `user-${tag}`,
+    email: `email-${tag}`,
+    emailDomain: `domain-${tag}`,
+    phone: `phone-${tag}`,
+    ip: `ip-${tag}`,
+    device: `device-${tag}`,
+    card: `card-${tag}`,
+  };
+}
+
+function makeScoring(accountId: string, overrides: Partial<NewScoring> = {}): NewScoring {
+  return {
+    accountId,
+    transactionId: 'tx-1',
+    scoredAt: at(0),
+    identities: fullIdentities('a'),
+    cardBin: '411111',
+    cardLast4: '1111',
+    location: 'loc-a',
+    amount: 123.45,
+    currency: 'USD',
+    score: 87.5,
+    rules: ['PF10001', 'PF10016', 'SVC2'],
+    features: ['f:1a2b', 'f:3c4d'],
+    ruleSet: 'rules-2024.06.01',
+    dataVersions: { geolite2: '2024-05-28', disposable: 'v41' },
+    outcome: null,
+    ...overrides,
+  };
+}
+
+function makeOutcome(accountId: string, transactionId: string, overrides: Partial<OutcomeRecord> = {}): OutcomeRecord {
+  return {
+    accountId,
+    transactionId,
+    outcome: 'chargeback',
+    fraud: true,
+    reason: 'stolen card',
+    occurredAt: at(10),
+    status: 'pending',
+    identities: noIdentities({ customer: 'cust-o', email: 'email-o' }),
+    updatedAt: at(11),
+    ...overrides,
+  };
+}
+
+function makeEvidence(accountId: string, overrides: Partial<Evidence> = {}): Evidence {
+  return {
+    accountId,
+    type: 'email',
+    valueHash: 'hash-x',
+    origin: 'label',
+    label: 'fraud',
+    masked: 'j***@example.com',
+    reason: 'chargeback',
+    source: 'feedback',
+    occurredAt: at(0),
+    updatedAt: at(1),
+    ...overrides,
+  };
+}
+
+function makeUpdate(accountId: string, overrides: Partial<ModelUpdate> = {}): ModelUpdate {
+  return { accountId, at: at(0), origin: 'payment:tx-1', label: 1, before: 0.25, weights: { a: 0.5, b: -0.125 }, ...overrides };
+}
+
+function logStats(amounts: number[]): { mean: number; sd: number } {
+  const logs = amounts.map((x) => Math.log1p(x));
+  const mean = logs.reduce((s, x) => s + x, 0) / logs.length;
+  const variance = logs.reduce((s, x) => s + (x - mean) ** 2, 0) / logs.length;
+  return { mean, sd: Math.sqrt(variance) };
+}
+
+function near(actual: number, expected: number, what: string): void {
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} is not ${expected}`);
+}
+
+/**
+ * The behaviour every ScoringsPort, OutcomesPort, EvidencePort and ModelPort implementation must share.
+ * `factory` returns a migrated store on an empty database; cases use unique account ids, so they share it.
+ */
+export function runLearningContract(name: string, factory: () => Promise<Store>): void {
+  describe(`Learning store contract: ${name}`, () => {
+    let store: Store;
+
+    before(async () => {
+      store = await factory();
+    });
+
+    after(async () => {
+      await store.close();
+    });
+
+    describe('scorings: insert and byTransaction', () => {
+      it('round-trips every field exactly, with the id the store gave', async () => {
+        const acct = uid('acct');
+        const full = makeScoring(acct, { dataVersions: { [AWKWARD]: AWKWARD, geolite2: '2024-05-28' }, rules: [AWKWARD, 'PF1'], features: [] });
+        const stored = await store.scorings.insert(full);
+        assert.equal(typeof stored.id, 'number');
+        assert.ok(Number.isSafeInteger(stored.id));
+        assert.deepEqual(stored, { ...full, id: stored.id });
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'tx-1'), [stored]);
+      });
+
+      it('keeps nulls as nulls and empty lists as empty lists', async () => {
+        const acct = uid('acct');
+        const bare = makeScoring(acct, {
+          transactionId: 'tx-bare',
+          identities: noIdentities(),
+          cardBin: null,
+          cardLast4: null,
+          location: null,
+          amount: null,
+          currency: null,
+          score: 0,
+          rules: [],
+          features: [],
+          dataVersions: {},
+          outcome: null,
+        });
+        const stored = await store.scorings.insert(bare);
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'tx-bare'), [{ ...bare, id: stored.id }]);
+        // A scoring without a transaction id is stored, and no transaction id finds it.
+        const anonymous = await store.scorings.insert(makeScoring(acct, { transactionId: null, amount: 0 }));
+        assert.equal(anonymous.transactionId, null);
+        assert.equal(anonymous.amount, 0);
+        assert.deepEqual(await store.scorings.findByIdentity(acct, 'customer', 'cust-a'), [anonymous]);
+      });
+
+      it('normalises the timestamp to toISOString() form and gives it back so', async () => {
+        const acct = uid('acct');
+        const stored = await store.scorings.insert(makeScoring(acct, { scoredAt: '2024-06-01T14:00:00+02:00' }));
+        assert.equal(stored.scoredAt, '2024-06-01T12:00:00.000Z');
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'tx-1'), [stored]);
+      });
+
+      it('lists the scorings of one id oldest first, and only that account’s', async () => {
+        const acct = uid('acct');
+        const other = uid('acct');
+        const first = await store.scorings.insert(makeScoring(acct, { scoredAt: at(5), score: 10 }));
+        const second = await store.scorings.insert(makeScoring(acct, { scoredAt: at(1), score: 20 }));
+        await store.scorings.insert(makeScoring(other));
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-2' }));
+        assert.ok(second.id > first.id);
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'tx-1'), [first, second]);
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'tx-unknown'), []);
+      });
+    });
+
+    describe('scorings: velocity', () => {
+      it('counts the rows of one identity since the window start (inclusive), per account', async () => {
+        const acct = uid('acct');
+        const other = uid('acct');
+        const ids = (tag: string): IdentityHashes => noIdentities({ customer: `c-${tag}`, ip: 'ip-shared', email: null });
+        await store.scorings.insert(makeScoring(acct, { scoredAt: at(-120), identities: ids('1') }));
+        await store.scorings.insert(makeScoring(acct, { scoredAt: at(-60), identities: ids('1') }));
+        await store.scorings.insert(makeScoring(acct, { scoredAt: at(-30), identities: ids('1') }));
+        await store.scorings.insert(makeScoring(acct, { scoredAt: at(0), identities: ids('2') }));
+        await store.scorings.insert(makeScoring(other, { scoredAt: at(0), identities: ids('1') }));
+
+        const answers = await store.scorings.velocity(acct, [
+          { by: 'customer', hash: 'c-1', since: at(-60) },
+          { by: 'customer', hash: 'c-1', since: at(-59) },
+          { by: 'customer', hash: 'c-1', since: at(-1000) },
+          { by: 'customer', hash: 'c-2', since: at(-60) },
+          { by: 'ip', hash: 'ip-shared', since: at(-60) },
+          { by: 'customer', hash: 'c-none', since: at(-1000) },
+          { by: 'email', hash: 'c-1', since: at(-1000) },
+        ]);
+        assert.deepEqual(answers, [2, 1, 3, 1, 3, 0, 0]);
+        assert.deepEqual(await store.scorings.velocity(other, [{ by: 'customer', hash: 'c-1', since: at(-1000) }]), [1]);
+        assert.deepEqual(await store.scorings.velocity(acct, []), []);
+      });
+
+      it('counts distinct values among the rows (cards per customer, customers per card, locations), NULLs not counted', async () => {
+        const acct = uid('acct');
+        const row = (minutes: number, customer: string, card: string | null, location: string | null): NewScoring =>
+          makeScoring(acct, { scoredAt: at(minutes), identities: noIdentities({ customer, card }), location });
+        await store.scorings.insert(row(-100, 'c1', 'k0', 'l0')); // before the window
+        await store.scorings.insert(row(-10, 'c1', 'k1', 'l1'));
+        await store.scorings.insert(row(-9, 'c1', 'k1', 'l1'));
+        await store.scorings.insert(row(-8, 'c1', 'k2', null));
+        await store.scorings.insert(row(-7, 'c1', null, 'l2'));
+        await store.scorings.insert(row(-6, 'c2', 'k1', 'l1'));
+        await store.scorings.insert(row(-5, 'c3', 'k1', null));
+
+        const since = at(-50);
+        const answers = await store.scorings.velocity(acct, [
+          { by: 'customer', hash: 'c1', since, distinct: 'card' },
+          { by: 'card', hash: 'k1', since, distinct: 'customer' },
+          { by: 'customer', hash: 'c1', since, distinct: 'location' },
+          { by: 'customer', hash: 'c1', since: at(-1000), distinct: 'card' },
+          { by: 'customer', hash: 'c1', since: at(-1000), distinct: 'location' },
+          { by: 'customer', hash: 'c1', since },
+          { by: 'customer', hash: 'c9', since, distinct: 'card' },
+          { by: 'card', hash: 'k1', since, distinct: 'email' },
+        ]);
+        assert.deepEqual(answers, [2, 3, 2, 3, 3, 4, 0, 0]);
+      });
+
+      it('refuses unknown fields and bad timestamps instead of building SQL from them', async () => {
+        const acct = uid('acct');
+        const evil = 'customer_hash = customer_hash OR 1 = 1; --' as IdentityField;
+        await assert.rejects(store.scorings.velocity(acct, [{ by: evil, hash: 'x', since: at(0) }]), /unknown identity field/);
+        await assert.rejects(store.scorings.velocity(acct, [{ by: 'customer', hash: 'x', since: at(0), distinct: 'amount' as IdentityField }]), /unknown distinct field/);
+        await assert.rejects(store.scorings.velocity(acct, [{ by: 'toString' as IdentityField, hash: 'x', since: at(0) }]), /unknown identity field/);
+        await assert.rejects(store.scorings.velocity(acct, [{ by: 'customer', hash: 'x', since: 'yesterday' }]), /ISO-8601/);
+        await assert.rejects(store.scorings.velocity(acct, [{ by: 'customer', hash: 'x', since: '2024-06-01T12:00:00' }]), /ISO-8601/);
+        await assert.rejects(store.scorings.countFraudSince(acct, evil, 'x', at(0)), /unknown identity field/);
+        await assert.rejects(store.scorings.findByIdentity(acct, evil, 'x'), /unknown identity field/);
+        await assert.rejects(store.scorings.deleteByIdentity(acct, evil, 'x'), /unknown identity field/);
+        await assert.rejects(store.outcomes.findByIdentity(acct, evil, 'x'), /unknown identity field/);
+        await assert.rejects(store.outcomes.deleteByIdentity(acct, evil, 'x'), /unknown identity field/);
+      });
+    });
+
+    describe('scorings: outcomes and fraud counts', () => {
+      it('setOutcome updates every scoring of the id and returns how many; fraud counts follow the flag', async () => {
+        const acct = uid('acct');
+        const ids = noIdentities({ customer: 'c-f', card: 'k-f' });
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-f', scoredAt: at(-10), identities: ids }));
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-f', scoredAt: at(-5), identities: ids }));
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-g', scoredAt: at(-200), identities: ids }));
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-h', scoredAt: at(-3), identities: ids }));
+
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-f', at(-1000)), 0);
+        assert.equal(await store.scorings.setOutcome(acct, 'tx-f', 'chargeback', true), 2);
+        assert.equal(await store.scorings.setOutcome(acct, 'tx-g', 'fraud_confirmed', true), 1);
+        assert.equal(await store.scorings.setOutcome(acct, 'tx-unknown', 'chargeback', true), 0);
+        assert.equal(await store.scorings.setOutcome(uid('acct'), 'tx-f', 'chargeback', true), 0);
+
+        // Transactions, not scorings: tx-f was scored twice and counts once.
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-f', at(-1000)), 2);
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-f', at(-100)), 1);
+        assert.equal(await store.scorings.countFraudSince(acct, 'card', 'k-f', at(-5)), 1);
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-other', at(-1000)), 0);
+        assert.equal(await store.scorings.countFraudSince(uid('acct'), 'customer', 'c-f', at(-1000)), 0);
+        assert.deepEqual(
+          (await store.scorings.byTransaction(acct, 'tx-f')).map((s) => s.outcome),
+          ['chargeback', 'chargeback'],
+        );
+
+        // A declined payment without a fraud reason is an outcome, not fraud.
+        assert.equal(await store.scorings.setOutcome(acct, 'tx-f', 'declined', false), 2);
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-f', at(-1000)), 1);
+        assert.equal(await store.scorings.setOutcome(acct, 'tx-h', 'declined', true), 1);
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-f', at(-1000)), 2);
+        assert.deepEqual(
+          (await store.scorings.byTransaction(acct, 'tx-f')).map((s) => s.outcome),
+          ['declined', 'declined'],
+        );
+      });
+
+      it('an outcome known at insert counts as fraud by its kind, or by the fraud flag of the stored feedback', async () => {
+        const acct = uid('acct');
+        const ids = noIdentities({ customer: 'c-i' });
+        const insert = (transactionId: string, outcome: PaymentOutcome | null) =>
+          store.scorings.insert(makeScoring(acct, { transactionId, identities: ids, outcome }));
+        assert.equal((await insert('t1', 'fraud_confirmed')).outcome, 'fraud_confirmed');
+        await insert('t2', 'chargeback');
+        await insert('t3', 'declined');
+        await insert('t4', 'approved');
+        await insert('t5', null);
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-i', at(-1)), 2);
+        // Pending feedback flagged fraud, applied at scoring time.
+        await store.outcomes.put(makeOutcome(acct, 't6', { outcome: 'declined', fraud: true }));
+        await insert('t6', 'declined');
+        // Pending feedback not flagged: a chargeback recorded as not fraud stays not fraud.
+        await store.outcomes.put(makeOutcome(acct, 't7', { outcome: 'chargeback', fraud: false }));
+        await insert('t7', 'chargeback');
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-i', at(-1)), 3);
+        assert.deepEqual((await store.scorings.byTransaction(acct, 't6'))[0]?.outcome, 'declined');
+      });
+
+      it('refuses an unknown outcome and a non-boolean fraud flag', async () => {
+        const acct = uid('acct');
+        await store.scorings.insert(makeScoring(acct));
+        await assert.rejects(store.scorings.setOutcome(acct, 'tx-1', 'stolen' as PaymentOutcome, true), /unknown payment outcome/);
+        await assert.rejects(store.scorings.setOutcome(acct, 'tx-1', 'chargeback', 'yes' as unknown as boolean), /boolean/);
+        await assert.rejects(store.scorings.insert(makeScoring(acct, { outcome: 'stolen' as PaymentOutcome })), /unknown payment outcome/);
+        assert.deepEqual((await store.scorings.byTransaction(acct, 'tx-1')).map((s) => s.outcome), [null]);
+      });
+    });
+
+    describe('scorings: amountStats', () => {
+      it('gives count, mean and population sd of ln(1 + amount) and the max, per currency, window and customer', async () => {
+        const acct = uid('acct');
+        const row = (minutes: number, amount: number | null, currency: string | null, customer: string): NewScoring =>
+          makeScoring(acct, { scoredAt: at(minutes), amount, currency, identities: noIdentities({ customer }) });
+        await store.scorings.insert(row(-100, 99_999, 'USD', 'c1')); // before the window
+        await store.scorings.insert(row(-10, 10, 'USD', 'c1'));
+        await store.scorings.insert(row(-9, 100, 'USD', 'c1'));
+        await store.scorings.insert(row(-8, 1000.5, 'USD', 'c2'));
+        await store.scorings.insert(row(-7, 0, 'USD', 'c2'));
+        await store.scorings.insert(row(-6, null, 'USD', 'c1')); // no amount
+        await store.scorings.insert(row(-5, 50, 'EUR', 'c1'));
+        await store.scorings.insert(row(-4, 7, null, 'c1'));
+        await store.scorings.insert(row(-3, 9, null, 'c2'));
+        await store.scorings.insert(makeScoring(uid('acct'), { scoredAt: at(-2), amount: 5000, currency: 'USD' }));
+
+        const since = at(-50);
+        const all = await store.scorings.amountStats(acct, 'USD', since);
+        const expected = logStats([10, 100, 1000.5, 0]);
+        assert.equal(all.count, 4);
+        near(all.meanLog, expected.mean, 'meanLog');
+        near(all.sdLog, expected.sd, 'sdLog');
+        assert.equal(all.max, 1000.5);
+
+        const c1 = await store.scorings.amountStats(acct, 'USD', since, 'c1');
+        const expectedC1 = logStats([10, 100]);
+        assert.equal(c1.count, 2);
+        near(c1.meanLog, expectedC1.mean, 'customer meanLog');
+        near(c1.sdLog, expectedC1.sd, 'customer sdLog');
+        assert.equal(c1.max, 100);
+
+        const wide = await store.scorings.amountStats(acct, 'USD', at(-1000));
+        assert.equal(wide.count, 5);
+        assert.equal(wide.max, 99_999);
+
+        const noCurrency = await store.scorings.amountStats(acct, null, since);
+        assert.equal(noCurrency.count, 2);
+        near(noCurrency.meanLog, logStats([7, 9]).mean, 'null-currency meanLog');
+        assert.equal(noCurrency.max, 9);
+        assert.equal((await store.scorings.amountStats(acct, null, since, 'c2')).count, 1);
+
+        const euro = await store.scorings.amountStats(acct, 'EUR', since);
+        assert.deepEqual({ ...euro, meanLog: 0 }, { count: 1, meanLog: 0, sdLog: 0, max: 50 });
+        near(euro.meanLog, Math.log1p(50), 'single meanLog');
+      });
+
+      it('is all zeros with no matching amount, and sd 0 when every amount is the same', async () => {
+        const acct = uid('acct');
+        const empty = { count: 0, meanLog: 0, sdLog: 0, max: 0 };
+        assert.deepEqual(await store.scorings.amountStats(acct, 'USD', at(-1000)), empty);
+        await store.scorings.insert(makeScoring(acct, { amount: null, currency: 'USD' }));
+        assert.deepEqual(await store.scorings.amountStats(acct, 'USD', at(-1000)), empty);
+        assert.deepEqual(await store.scorings.amountStats(acct, 'GBP', at(-1000)), empty);
+        assert.deepEqual(await store.scorings.amountStats(acct, 'USD', at(-1000), 'nobody'), empty);
+
+        for (let i = 0; i < 7; i += 1) await store.scorings.insert(makeScoring(acct, { amount: 49.99, currency: 'JPY', scoredAt: at(i) }));
+        const same = await store.scorings.amountStats(acct, 'JPY', at(-1000));
+        assert.equal(same.count, 7);
+        assert.equal(same.sdLog, 0);
+        near(same.meanLog, Math.log1p(49.99), 'meanLog');
+        assert.equal(same.max, 49.99);
+      });
+
+      it('refuses a negative or non-finite amount and a bad window start', async () => {
+        const acct = uid('acct');
+        await assert.rejects(store.scorings.insert(makeScoring(acct, { amount: -1 })), /negative/);
+        await assert.rejects(store.scorings.insert(makeScoring(acct, { amount: Number.NaN })), /finite/);
+        await assert.rejects(store.scorings.insert(makeScoring(acct, { score: Number.POSITIVE_INFINITY })), /finite/);
+        await assert.rejects(store.scorings.amountStats(acct, 'USD', 'last week'), /ISO-8601/);
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'tx-1'), []);
+      });
+    });
+
+    describe('scorings: by identity', () => {
+      it('finds and deletes by any identity field, leaving other identities and accounts alone', async () => {
+        const acct = uid('acct');
+        const other = uid('acct');
+        const u1a = await store.scorings.insert(makeScoring(acct, { transactionId: 'a', identities: noIdentities({ user: 'u1', card: 'k1' }) }));
+        const u1b = await store.scorings.insert(makeScoring(acct, { transactionId: 'b', identities: noIdentities({ user: 'u1', card: 'k2' }) }));
+        const u2 = await store.scorings.insert(makeScoring(acct, { transactionId: 'c', identities: noIdentities({ user: 'u2', card: 'k1' }) }));
+        const foreign = await store.scorings.insert(makeScoring(other, { transactionId: 'a', identities: noIdentities({ user: 'u1' }) }));
+
+        assert.deepEqual(await store.scorings.findByIdentity(acct, 'user', 'u1'), [u1a, u1b]);
+        assert.deepEqual(await store.scorings.findByIdentity(acct, 'card', 'k1'), [u1a, u2]);
+        assert.deepEqual(await store.scorings.findByIdentity(acct, 'email', 'u1'), []);
+
+        assert.equal(await store.scorings.deleteByIdentity(acct, 'user', 'u1'), 2);
+        assert.equal(await store.scorings.deleteByIdentity(acct, 'user', 'u1'), 0);
+        assert.deepEqual(await store.scorings.findByIdentity(acct, 'user', 'u1'), []);
+        assert.deepEqual(await store.scorings.findByIdentity(acct, 'user', 'u2'), [u2]);
+        assert.deepEqual(await store.scorings.findByIdentity(other, 'user', 'u1'), [foreign]);
+        assert.deepEqual(await store.scorings.velocity(acct, [{ by: 'card', hash: 'k1', since: at(-1000) }]), [1]);
+
+        for (const field of ['customer', 'email', 'emailDomain', 'phone', 'ip', 'device', 'card'] as const) {
+          const tagged = await store.scorings.insert(makeScoring(acct, { identities: noIdentities({ [field]: `only-${field}` }) }));
+          assert.deepEqual(await store.scorings.findByIdentity(acct, field, `only-${field}`), [tagged], field);
+          assert.equal(await store.scorings.deleteByIdentity(acct, field, `only-${field}`), 1, field);
+        }
+      });
+    });
+
+    describe('outcomes', () => {
+      it('put, get, replace and delete one transaction’s record', async () => {
+        const acct = uid('acct');
+        assert.equal(await store.outcomes.get(acct, 'tx-o'), null);
+        const record = makeOutcome(acct, 'tx-o', { reason: AWKWARD, identities: fullIdentities('o') });
+        await store.outcomes.put(record);
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-o'), record);
+        assert.equal(await store.outcomes.get(uid('acct'), 'tx-o'), null);
+
+        const replaced = makeOutcome(acct, 'tx-o', {
+          outcome: 'legit_confirmed',
+          fraud: false,
+          reason: null,
+          status: 'applied',
+          occurredAt: '2024-06-02T00:00:00+01:00',
+          identities: noIdentities({ phone: 'p' }),
+          updatedAt: at(100),
+        });
+        await store.outcomes.put(replaced);
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-o'), { ...replaced, occurredAt: '2024-06-01T23:00:00.000Z' });
+
+        assert.equal(await store.outcomes.delete(acct, 'tx-o'), true);
+        assert.equal(await store.outcomes.delete(acct, 'tx-o'), false);
+        assert.equal(await store.outcomes.get(acct, 'tx-o'), null);
+      });
+
+      it('finds and deletes by identity, leaving others', async () => {
+        const acct = uid('acct');
+        const other = uid('acct');
+        const a = makeOutcome(acct, 'tx-a', { identities: noIdentities({ customer: 'c1', ip: 'ip1' }) });
+        const b = makeOutcome(acct, 'tx-b', { identities: noIdentities({ customer: 'c1', ip: 'ip2' }) });
+        const c = makeOutcome(acct, 'tx-c', { identities: noIdentities({ customer: 'c2', ip: 'ip1' }) });
+        const d = makeOutcome(other, 'tx-a', { identities: noIdentities({ customer: 'c1' }) });
+        for (const record of [b, a, c, d]) await store.outcomes.put(record);
+
+        assert.deepEqual(await store.outcomes.findByIdentity(acct, 'customer', 'c1'), [a, b]);
+        assert.deepEqual(await store.outcomes.findByIdentity(acct, 'ip', 'ip1'), [a, c]);
+        assert.deepEqual(await store.outcomes.findByIdentity(acct, 'user', 'c1'), []);
+        assert.equal(await store.outcomes.deleteByIdentity(acct, 'customer', 'c1'), 2);
+        assert.equal(await store.outcomes.deleteByIdentity(acct, 'customer', 'c1'), 0);
+        assert.equal(await store.outcomes.get(acct, 'tx-a'), null);
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-c'), c);
+        assert.deepEqual(await store.outcomes.get(other, 'tx-a'), d);
+      });
+
+      it('refuses an unknown outcome or status and a bad timestamp, writing nothing', async () => {
+        const acct = uid('acct');
+        await assert.rejects(store.outcomes.put(makeOutcome(acct, 't', { outcome: 'lost' as PaymentOutcome })), /unknown payment outcome/);
+        await assert.rejects(store.outcomes.put(makeOutcome(acct, 't', { status: 'done' as 'applied' })), /unknown outcome status/);
+        await assert.rejects(store.outcomes.put(makeOutcome(acct, 't', { occurredAt: 'now' })), /ISO-8601/);
+        await assert.rejects(store.outcomes.put(makeOutcome(acct, 't', { fraud: 1 as unknown as boolean })), /boolean/);
+        assert.equal(await store.outcomes.get(acct, 't'), null);
+      });
+    });
+
+    describe('evidence', () => {
+      it('put, get and replace one (type, hash, origin) row; other origins are rows of their own', async () => {
+        const acct = uid('acct');
+        assert.equal(await store.evidence.get(acct, 'email', 'hash-x', 'label'), null);
+        const label = makeEvidence(acct, { masked: AWKWARD });
+        await store.evidence.put(label);
+        assert.deepEqual(await store.evidence.get(acct, 'email', 'hash-x', 'label'), label);
+
+        const relabel = makeEvidence(acct, { label: 'legit', reason: null, source: null, updatedAt: at(50) });
+        await store.evidence.put(relabel);
+        assert.deepEqual(await store.evidence.get(acct, 'email', 'hash-x', 'label'), relabel);
+
+        const payment = makeEvidence(acct, { origin: 'payment:tx-9' });
+        await store.evidence.put(payment);
+        assert.deepEqual(await store.evidence.get(acct, 'email', 'hash-x', 'payment:tx-9'), payment);
+        assert.deepEqual(await store.evidence.get(acct, 'email', 'hash-x', 'label'), relabel);
+        assert.equal(await store.evidence.get(acct, 'ip', 'hash-x', 'label'), null);
+      });
+
+      it('forIdentities matches (type, hash) pairs, never a hash under another type', async () => {
+        const acct = uid('acct');
+        const ipX = makeEvidence(acct, { type: 'ip', valueHash: 'X' });
+        const emailX = makeEvidence(acct, { type: 'email', valueHash: 'X' });
+        const emailY = makeEvidence(acct, { type: 'email', valueHash: 'Y' });
+        const emailYPayment = makeEvidence(acct, { type: 'email', valueHash: 'Y', origin: 'payment:1' });
+        const cardY = makeEvidence(acct, { type: 'card', valueHash: 'Y' });
+        const foreign = makeEvidence(uid('acct'), { type: 'ip', valueHash: 'X' });
+        for (const row of [ipX, emailX, emailY, emailYPayment, cardY, foreign]) await store.evidence.put(row);
+
+        const found = await store.evidence.forIdentities(acct, [
+          { type: 'ip', valueHash: 'X' },
+          { type: 'email', valueHash: 'Y' },
+          { type: 'email', valueHash: 'Y' },
+          { type: 'phone', valueHash: 'X' },
+        ]);
+        const key = (e: Evidence): string => `${e.type}|${e.valueHash}|${e.origin}`;
+        assert.deepEqual(found.map(key).sort(), [ipX, emailY, emailYPayment].map(key).sort());
+        assert.deepEqual(
+          found.find((e) => key(e) === key(ipX)),
+          ipX,
+        );
+        assert.deepEqual(await store.evidence.forIdentities(acct, []), []);
+
+        // Many pairs in one call (past any per-statement parameter chunk).
+        const many: Array<{ type: LabelType; valueHash: string }> = Array.from({ length: 450 }, (_, i) => ({ type: 'email', valueHash: `none-${i}` }));
+        many.push({ type: 'card', valueHash: 'Y' });
+        assert.deepEqual(await store.evidence.forIdentities(acct, many), [cardY]);
+      });
+
+      it('deletes by origin and by identity, returning how many', async () => {
+        const acct = uid('acct');
+        const rows = [
+          makeEvidence(acct, { type: 'ip', valueHash: 'A', origin: 'payment:1' }),
+          makeEvidence(acct, { type: 'email', valueHash: 'B', origin: 'payment:1' }),
+          makeEvidence(acct, { type: 'email', valueHash: 'B', origin: 'label' }),
+          makeEvidence(acct, { type: 'phone', valueHash: 'B', origin: 'event:7' }),
+        ];
+        for (const row of rows) await store.evidence.put(row);
+        const foreign = makeEvidence(uid('acct'), { type: 'ip', valueHash: 'A', origin: 'payment:1' });
+        await store.evidence.put(foreign);
+
+        assert.equal(await store.evidence.deleteByOrigin(acct, 'payment:1'), 2);
+        assert.equal(await store.evidence.deleteByOrigin(acct, 'payment:1'), 0);
+        assert.deepEqual(await store.evidence.get(foreign.accountId, 'ip', 'A', 'payment:1'), foreign);
+        assert.equal(await store.evidence.deleteByIdentity(acct, 'email', 'B'), 1);
+        assert.equal(await store.evidence.deleteByIdentity(acct, 'email', 'B'), 0);
+        assert.deepEqual(await store.evidence.forIdentities(acct, [{ type: 'phone', valueHash: 'B' }]), [rows[3]]);
+      });
+
+      it('refuses an unknown type or label and a bad timestamp', async () => {
+        const acct = uid('acct');
+        await assert.rejects(store.evidence.put(makeEvidence(acct, { type: 'ssn' as 'ip' })), /unknown label type/);
+        await assert.rejects(store.evidence.put(makeEvidence(acct, { label: 'maybe' as 'fraud' })), /unknown evidence label/);
+        await assert.rejects(store.evidence.put(makeEvidence(acct, { occurredAt: '2024-13-01T00:00:00Z' })), /ISO-8601/);
+        await assert.rejects(store.evidence.forIdentities(acct, [{ type: 'ssn' as 'ip', valueHash: 'x' }]), /unknown label type/);
+        assert.deepEqual(await store.evidence.forIdentities(acct, [{ type: 'email', valueHash: 'hash-x' }]), []);
+      });
+    });
+
+    describe('model', () => {
+      it('update writes weights and history; weights() returns the stored ones only; allWeights in feature order', async () => {
+        const acct = uid('acct');
+        assert.deepEqual(await store.model.weights(acct, ['a', 'b']), []);
+        assert.deepEqual(await store.model.allWeights(acct), []);
+        assert.deepEqual(await store.model.history(acct, 10), []);
+
+        const first = makeUpdate(acct, { at: at(1), origin: 'payment:tx-1', label: 1, before: 0.5, weights: { b: 0.25, a: -1.5 } });
+        await store.model.update(
+          acct,
+          [
+            { feature: 'b', z: 0.1, n: 1 },
+            { feature: 'a', z: -2.5, n: 0.25 },
+          ],
+          first,
+        );
+        assert.deepEqual(await store.model.weights(acct, ['a', 'c', 'b', 'a']), [
+          { feature: 'a', z: -2.5, n: 0.25 },
+          { feature: 'b', z: 0.1, n: 1 },
+        ]);
+
+        const second = makeUpdate(acct, { at: at(2), origin: `event:${AWKWARD}`, label: 0, before: 0.75, weights: { a: 0 } });
+        await store.model.update(
+          acct,
+          [
+            { feature: 'a', z: 3, n: 2.25 },
+            { feature: AWKWARD, z: 1e-12, n: 1e6 },
+            { feature: 'B', z: 7, n: 7 },
+          ],
+          second,
+        );
+        const all = await store.model.allWeights(acct);
+        assert.deepEqual(all, [
+          { feature: 'B', z: 7, n: 7 },
+          { feature: 'a', z: 3, n: 2.25 },
+          { feature: 'b', z: 0.1, n: 1 },
+          { feature: AWKWARD, z: 1e-12, n: 1e6 },
+        ]);
+        assert.deepEqual(await store.model.allWeights(uid('acct')), []);
+
+        assert.deepEqual(await store.model.history(acct, 10), [second, first]);
+        assert.deepEqual(await store.model.history(acct, 1), [second]);
+        assert.deepEqual(await store.model.history(acct, 0), [second]);
+        assert.deepEqual(await store.model.history(acct, 5000), [second, first]);
+        assert.deepEqual(await store.model.history(uid('acct'), 10), []);
+      });
+
+      it('an update with a history entry only: the history row alone', async () => {
+        const acct = uid('acct');
+        const entry = makeUpdate(acct, { weights: {} });
+        await store.model.update(acct, [], entry);
+        assert.deepEqual(await store.model.allWeights(acct), []);
+        assert.deepEqual(await store.model.history(acct, 5), [entry]);
+      });
+
+      it('deleteHistoryByOrigin removes that origin’s entries only, and keeps the weights', async () => {
+        const acct = uid('acct');
+        const other = uid('acct');
+        const weights = [{ feature: 'w', z: 1, n: 1 }];
+        const a1 = makeUpdate(acct, { at: at(1), origin: 'payment:tx-a' });
+        const b = makeUpdate(acct, { at: at(2), origin: 'payment:tx-b' });
+        const a2 = makeUpdate(acct, { at: at(3), origin: 'payment:tx-a' });
+        const foreign = makeUpdate(other, { origin: 'payment:tx-a' });
+        for (const entry of [a1, b, a2]) await store.model.update(acct, weights, entry);
+        await store.model.update(other, weights, foreign);
+
+        assert.equal(await store.model.deleteHistoryByOrigin(acct, 'payment:tx-a'), 2);
+        assert.equal(await store.model.deleteHistoryByOrigin(acct, 'payment:tx-a'), 0);
+        assert.deepEqual(await store.model.history(acct, 10), [b]);
+        assert.deepEqual(await store.model.history(other, 10), [foreign]);
+        assert.deepEqual(await store.model.allWeights(acct), weights);
+      });
+
+      it('update is all or nothing: a bad history entry or weight writes no weights', async () => {
+        const acct = uid('acct');
+        const weights = [
+          { feature: 'x', z: 1, n: 1 },
+          { feature: 'y', z: 2, n: 2 },
+        ];
+        await assert.rejects(store.model.update(acct, weights, makeUpdate(acct, { at: 'not a time' })), /ISO-8601/);
+        await assert.rejects(store.model.update(acct, weights, makeUpdate(acct, { label: 2 as 1 })), /label/);
+        await assert.rejects(store.model.update(acct, weights, makeUpdate(acct, { before: Number.NaN })), /finite/);
+        await assert.rejects(store.model.update(acct, weights, makeUpdate(acct, { weights: { x: Number.NaN } })), /finite/);
+        await assert.rejects(store.model.update(acct, weights, makeUpdate(uid('acct'))), /account/);
+        await assert.rejects(store.model.update(acct, [...weights, { feature: 'z', z: Number.POSITIVE_INFINITY, n: 0 }], makeUpdate(acct)), /finite/);
+        assert.deepEqual(await store.model.allWeights(acct), []);
+        assert.deepEqual(await store.model.history(acct, 10), []);
+        await assert.rejects(store.model.history(acct, Number.NaN), /limit/);
+      });
+    });
+  });
+}
