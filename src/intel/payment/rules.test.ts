@@ -1,0 +1,344 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { countryRiskLists, HIGH_FRAUD_CUSTOMER_COUNTRIES, HIGH_RISK_CARD_COUNTRIES } from './countries.ts';
+import { cleanSignals, emptyInput, history, TEST_NOW, type SignalOverrides } from './fixtures.ts';
+import {
+  amountZ, DIGITAL_BOOSTED, DIGITAL_WEIGHT_FACTOR, haversineKm, PAYMENT_RULE_IDS, PAYMENT_RULE_WEIGHTS, PAYMENT_RULES, RELAY_ONLY_FACTOR,
+  THRESHOLDS, type PaymentRuleId, type RuleContext,
+} from './rules.ts';
+import type { PaymentInput } from './types.ts';
+
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const NOW_S = TEST_NOW.getTime() / 1000;
+
+function run(id: PaymentRuleId, input: Partial<PaymentInput> = {}, signals: SignalOverrides = {}, ctx: Partial<RuleContext> = {}) {
+  const rule = PAYMENT_RULES.find((r) => r.id === id);
+  assert.ok(rule, id);
+  const i = emptyInput(input);
+  return rule.check(i, cleanSignals(signals), { countries: countryRiskLists(), digital: i.isDigitalProducts, ...ctx });
+}
+
+interface Case {
+  name: string;
+  input?: Partial<PaymentInput>;
+  signals?: SignalOverrides;
+  fires: boolean;
+  /** Expected points when it fires (default: the weight). */
+  points?: number;
+  /** A fragment of the detail. */
+  detail?: string;
+}
+
+const CASES: Record<PaymentRuleId, Case[]> = {
+  PF10001: [
+    { name: 'no velocity known (no IP, no device)', fires: false },
+    { name: 'below every threshold', signals: { velocity: { ipLastHour: 4, ipLastDay: 19, deviceLastDay: 14 } }, fires: false },
+    { name: '5 earlier purchases from the IP in an hour', signals: { velocity: { ipLastHour: 5 } }, fires: true, detail: 'last hour 5' },
+    { name: '20 from the IP in a day', signals: { velocity: { ipLastDay: 20 } }, fires: true },
+    { name: '15 from the device in a day', signals: { velocity: { deviceLastDay: 15 } }, fires: true, detail: 'device' },
+    { name: 'digital goods: 3 from the IP in an hour', input: { isDigitalProducts: true }, signals: { velocity: { ipLastHour: 3 } }, fires: true },
+    { name: 'digital goods: 2 in an hour is fine', input: { isDigitalProducts: true }, signals: { velocity: { ipLastHour: 2, ipLastDay: 9, deviceLastDay: 7 } }, fires: false },
+  ],
+  PF10002: [
+    { name: 'no velocity known', fires: false },
+    { name: 'below thresholds', signals: { velocity: { customerLastHour: 4, customerLastDay: 14, cardLastDay: 9 } }, fires: false },
+    { name: '5 by the customer in an hour', signals: { velocity: { customerLastHour: 5 } }, fires: true },
+    { name: '15 by the customer in a day', signals: { velocity: { customerLastDay: 15 } }, fires: true },
+    { name: '10 with the card in a day', signals: { velocity: { cardLastDay: 10 } }, fires: true, detail: 'card' },
+    { name: 'digital goods: 8 by the customer in a day', input: { isDigitalProducts: true }, signals: { velocity: { customerLastDay: 8 } }, fires: true },
+    { name: 'digital goods: 5 with the card in a day', input: { isDigitalProducts: true }, signals: { velocity: { cardLastDay: 5 } }, fires: true },
+  ],
+  PF10003: [
+    { name: 'no IP sent', signals: { ip: null }, fires: false },
+    { name: 'residential IP', fires: false },
+    { name: 'not an address', signals: { ip: { valid: false, isProxy: true } }, fires: false },
+    { name: 'Tor', signals: { ip: { isTor: true, isProxy: true } }, fires: true, detail: 'Tor' },
+    { name: 'VPN', signals: { ip: { isProxy: true, proxyType: 'VPN' } }, fires: true, detail: 'VPN' },
+    { name: 'hosting', signals: { ip: { isHosting: true } }, fires: true, detail: 'hosting' },
+    { name: 'bot', signals: { ip: { isBot: true } }, fires: true },
+    { name: 'relay alone: a third of the weight', signals: { ip: { isRelay: true } }, fires: true, points: 15 * RELAY_ONLY_FACTOR },
+    { name: 'relay and hosting: full weight', signals: { ip: { isRelay: true, isHosting: true } }, fires: true, points: 15 },
+    { name: 'digital goods: VPN × 1.5', input: { isDigitalProducts: true }, signals: { ip: { isProxy: true } }, fires: true, points: 22.5 },
+  ],
+  PF10004: [
+    { name: 'no email sent', signals: { email: null }, fires: false },
+    { name: 'good email', fires: false },
+    { name: 'score 1 is fine', signals: { email: { score: 1 } }, fires: false },
+    { name: 'invalid', signals: { email: { valid: false, reason: 'no MX' } }, fires: true, detail: 'no MX' },
+    { name: 'disposable', signals: { email: { disposable: true } }, fires: true },
+    { name: 'score 2', signals: { email: { score: 2 } }, fires: true },
+  ],
+  PF10005: [
+    { name: 'no phone sent', signals: { phone: null }, fires: false },
+    { name: 'mobile', fires: false },
+    { name: 'fixed line', signals: { phone: { type: 'FIXED_LINE' } }, fires: false },
+    { name: 'invalid', signals: { phone: { valid: false } }, fires: true },
+    { name: 'disposable', signals: { phone: { disposable: true } }, fires: true },
+    { name: 'VOIP', signals: { phone: { type: 'VOIP' } }, fires: true, detail: 'VOIP' },
+    { name: 'premium rate', signals: { phone: { type: 'PREMIUM_RATE' } }, fires: true },
+  ],
+  PF10006: [
+    { name: 'no coordinates', fires: false },
+    { name: 'valid pairs everywhere', input: { customer: { latitude: 48.85, longitude: 2.35 }, billing: { latitude: -33.9, longitude: 151.2 }, shipping: { latitude: 90, longitude: -180 } }, fires: false },
+    { name: 'latitude out of range', input: { customer: { latitude: 91, longitude: 2 } }, fires: true, detail: 'customer: latitude 91' },
+    { name: 'longitude out of range', input: { billing: { latitude: 10, longitude: -180.5 } }, fires: true, detail: 'billing: longitude' },
+    { name: 'only latitude', input: { shipping: { latitude: 10 } }, fires: true, detail: 'shipping: only one' },
+    { name: 'only longitude', input: { customer: { longitude: 10 } }, fires: true },
+    { name: 'exactly 0,0', input: { billing: { latitude: 0, longitude: 0 } }, fires: true, detail: '0,0' },
+    { name: 'a 0 latitude alone is valid', input: { billing: { latitude: 0, longitude: 9.5 } }, fires: false },
+  ],
+  PF10007: [
+    { name: 'no card sent', signals: { bin: null }, fires: false },
+    { name: 'valid BIN', fires: false },
+    { name: 'invalid BIN', signals: { bin: { valid: false, reason: 'unknown range' } }, fires: true, detail: 'unknown range' },
+  ],
+  PF10008: [
+    { name: 'no payment_type', input: { cardNumber: '4111111111111111' }, fires: false },
+    { name: 'no card number', input: { paymentType: 'bank' }, fires: false },
+    { name: 'cards with a Visa', input: { paymentType: 'cards', cardNumber: '4111111111111111' }, fires: false },
+    { name: 'Apple Pay with a Visa', input: { paymentType: 'Apple Pay', cardNumber: '4111111111111111' }, fires: false },
+    { name: 'an unknown payment_type is not judged', input: { paymentType: 'voucher', cardNumber: '4111111111111111' }, fires: false },
+    { name: 'bank with a card number', input: { paymentType: 'bank', cardNumber: '4111111111111111' }, fires: true, detail: 'bank' },
+    { name: 'crypto with a card number', input: { paymentType: 'crypto', cardNumber: '4111111111111111' }, fires: true },
+    { name: 'wallet with a card number', input: { paymentType: 'wallet', cardNumber: '4111111111111111' }, fires: true },
+    { name: 'COD with a card number', input: { paymentType: 'COD', cardNumber: '4111111111111111' }, fires: true },
+    { name: 'mada with a mada co-badged Visa', input: { paymentType: 'mada', cardNumber: '4406470000000000' }, signals: { bin: { scheme: 'Visa', coScheme: 'mada', country: 'SA' } }, fires: false },
+    { name: 'MADA (case) with a mada card', input: { paymentType: 'MADA', cardNumber: '5888450000000000' }, signals: { bin: { scheme: 'mada', coScheme: null } }, fires: false },
+    { name: 'mada with a plain Visa', input: { paymentType: 'mada', cardNumber: '4111111111111111' }, signals: { bin: { scheme: 'Visa', coScheme: null } }, fires: true, detail: 'Visa' },
+    { name: 'RuPay with a RuPay card', input: { paymentType: 'rupay', cardNumber: '6521500000000000' }, signals: { bin: { scheme: 'RuPay', coScheme: null, country: 'IN' } }, fires: false },
+    { name: 'RuPay with a Mastercard', input: { paymentType: 'rupay', cardNumber: '5555555555554444' }, signals: { bin: { scheme: 'Mastercard', coScheme: null } }, fires: true },
+    { name: 'mada with an unknown scheme is not judged', input: { paymentType: 'mada', cardNumber: '9999990000000000' }, signals: { bin: { scheme: null, coScheme: null } }, fires: false },
+    { name: 'mada with an invalid BIN is PF10007, not this', input: { paymentType: 'mada', cardNumber: '4111111111111111' }, signals: { bin: { valid: false } }, fires: false },
+  ],
+  PF10009: [
+    { name: 'no country', fires: false },
+    { name: 'ordinary country', input: { customer: { country: 'FR' } }, fires: false },
+    { name: 'customer country on the list', input: { customer: { country: 'KP' } }, fires: true, detail: 'KP' },
+    { name: 'billing country used when the customer country is absent', input: { billing: { country: 'YE' } }, fires: true },
+    { name: 'customer country wins over billing', input: { customer: { country: 'FR' }, billing: { country: 'YE' } }, fires: false },
+  ],
+  PF10010: [
+    { name: 'no card', signals: { bin: null }, fires: false },
+    { name: 'unknown card country', signals: { bin: { country: null } }, fires: false },
+    { name: 'ordinary card country', fires: false },
+    { name: 'card issued in Iran', signals: { bin: { country: 'IR' } }, fires: true, detail: 'IR' },
+    { name: 'card issued in Cuba (card list only)', signals: { bin: { country: 'CU' } }, fires: true },
+  ],
+  PF10011: [
+    { name: 'unknown', fires: false },
+    { name: '4 locations', signals: { velocity: { customerLocations30d: 4 } }, fires: false },
+    { name: '5 locations', signals: { velocity: { customerLocations30d: 5 } }, fires: true },
+    { name: 'digital goods: 3 locations', input: { isDigitalProducts: true }, signals: { velocity: { customerLocations30d: 3 } }, fires: true },
+  ],
+  PF10012: [
+    { name: 'unknown', fires: false },
+    { name: '2 customers (a household)', signals: { velocity: { cardCustomers30d: 2 } }, fires: false },
+    { name: '3 customers', signals: { velocity: { cardCustomers30d: 3 } }, fires: true },
+    { name: 'digital goods: 2 customers', input: { isDigitalProducts: true }, signals: { velocity: { cardCustomers30d: 2 } }, fires: true },
+  ],
+  PF10013: [
+    { name: 'no user agent', fires: false },
+    { name: 'a real browser', input: { userAgent: CHROME }, fires: false },
+    { name: 'curl', input: { userAgent: 'curl/8.4.0' }, fires: true, detail: 'curl' },
+    { name: 'digital goods: × 1.5', input: { userAgent: 'python-requests/2.31.0', isDigitalProducts: true }, fires: true, points: 22.5 },
+  ],
+  PF10014: [
+    { name: 'no user agent', fires: false },
+    { name: 'a real browser', input: { userAgent: CHROME }, fires: false },
+    { name: 'BlueStacks', input: { userAgent: 'Mozilla/5.0 (Linux; Android 7.1.2; SM-G955N Build/N2G48H; wv) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0 Mobile Safari/537.36 BlueStacks' }, fires: true, detail: 'BlueStacks' },
+    { name: 'digital goods: × 1.5', input: { isDigitalProducts: true, userAgent: 'Dalvik/2.1.0 (Linux; U; Android 9; vbox86p Build/PI)' }, fires: true, points: 30 },
+  ],
+  PF10015: [
+    { name: 'probability 0', fires: false },
+    { name: 'probability 0.49', signals: { model: { probability: 0.49 } }, fires: false },
+    { name: 'probability 0.5 (listed, 0 points of its own)', signals: { model: { probability: 0.5 } }, fires: true, points: 0 },
+    { name: 'NaN probability', signals: { model: { probability: NaN } }, fires: false },
+  ],
+  PF10016: [
+    { name: 'no amount', signals: { amounts: { account: history(Array(30).fill(20) as number[]) } }, fires: false },
+    { name: 'no history', input: { amount: 5000 }, fires: false },
+    { name: 'account history too short (19)', input: { amount: 5000 }, signals: { amounts: { account: history(Array(19).fill(20) as number[]) } }, fires: false },
+    { name: 'far above the account (20 amounts)', input: { amount: 5000 }, signals: { amounts: { account: history(Array(20).fill(20) as number[]) } }, fires: true, detail: "account's 20" },
+    { name: 'ordinary for the account', input: { amount: 30 }, signals: { amounts: { account: history([10, 20, 30, 40, 25, 15, 35, 20, 22, 18, 30, 28, 12, 45, 20, 25, 19, 21, 33, 27]) } }, fires: false },
+    { name: 'over 5× the customer max (3 amounts)', input: { amount: 501 }, signals: { amounts: { customer: history([50, 100, 80]) } }, fires: true, detail: '5 times' },
+    { name: 'exactly 5× the customer max', input: { amount: 500 }, signals: { amounts: { customer: history([50, 100, 80]) } }, fires: false },
+    { name: 'customer history too short (2)', input: { amount: 5000 }, signals: { amounts: { customer: history([50, 100]) } }, fires: false },
+  ],
+  PF10017: [
+    { name: 'no IP', input: { billing: { country: 'FR' } }, signals: { ip: null }, fires: false },
+    { name: 'no billing', fires: false },
+    { name: 'same country', input: { billing: { country: 'US' } }, fires: false },
+    { name: 'different country', input: { billing: { country: 'FR' } }, fires: true, detail: 'billing country FR, IP country US' },
+    { name: 'IP country unknown', input: { billing: { country: 'FR' } }, signals: { ip: { country: null } }, fires: false },
+    { name: 'billing within 500 km (New York - Philadelphia)', input: { billing: { country: 'US', latitude: 39.95, longitude: -75.17 } }, fires: false },
+    { name: 'billing over 500 km (New York - Chicago)', input: { billing: { country: 'US', latitude: 41.88, longitude: -87.63 } }, fires: true, detail: 'km' },
+    { name: 'invalid billing coordinates are PF10006, not a distance', input: { billing: { latitude: 0, longitude: 0 } }, fires: false },
+    { name: 'bogon IP', input: { billing: { country: 'FR' } }, signals: { ip: { bogon: true } }, fires: false },
+    { name: 'digital goods: × 1.5', input: { isDigitalProducts: true, billing: { country: 'FR' } }, fires: true, points: 15 },
+  ],
+  PF10018: [
+    { name: 'none', fires: false },
+    { name: 'one fraud', signals: { labels: { customerFraud30d: 1 } }, fires: false },
+    { name: 'two frauds', signals: { labels: { customerFraud30d: 2 } }, fires: true },
+  ],
+  PF10019: [
+    { name: 'no amount', signals: { amounts: { customer: history([10, 10, 10]) } }, fires: false },
+    { name: 'no history', input: { amount: 100 }, fires: false },
+    { name: 'history of 2', input: { amount: 1000 }, signals: { amounts: { customer: history([10, 12]) } }, fires: false },
+    { name: 'usual', input: { amount: 12 }, signals: { amounts: { customer: history([10, 12, 14, 11]) } }, fires: false },
+    { name: 'a little more than a flat history (floor on sd)', input: { amount: 120 }, signals: { amounts: { customer: history([100, 100, 100]) } }, fires: false },
+    { name: 'unusually high', input: { amount: 300 }, signals: { amounts: { customer: history([10, 12, 14, 11]) } }, fires: true, detail: 'high' },
+    { name: 'unusually low', input: { amount: 1 }, signals: { amounts: { customer: history([100, 120, 110]) } }, fires: true, detail: 'low' },
+  ],
+  PF10020: [
+    { name: 'no registration date', fires: false },
+    { name: 'registered a year ago', input: { registrationDate: NOW_S - 365 * 86400 }, fires: false },
+    { name: 'registered 2 hours ago', input: { registrationDate: NOW_S - 7200 }, fires: true, detail: '2.0 hours' },
+    { name: 'registered 25 hours ago', input: { registrationDate: NOW_S - 25 * 3600 }, fires: false },
+    { name: 'digital goods: 48 hours ago', input: { isDigitalProducts: true, registrationDate: NOW_S - 48 * 3600 }, fires: true },
+    { name: 'digital goods: 73 hours ago', input: { isDigitalProducts: true, registrationDate: NOW_S - 73 * 3600 }, fires: false },
+    { name: 'a few minutes in the future (clock skew)', input: { registrationDate: NOW_S + 300 }, fires: true },
+    { name: 'far in the future (milliseconds sent?) is ignored', input: { registrationDate: NOW_S * 1000 }, fires: false },
+  ],
+  PF10021: [
+    { name: 'unknown', fires: false },
+    { name: '2 cards in a day, 4 in a week', signals: { velocity: { customerCardsLastDay: 2, customerCards7d: 4 } }, fires: false },
+    { name: '3 cards in a day', signals: { velocity: { customerCardsLastDay: 3 } }, fires: true },
+    { name: '5 cards in a week', signals: { velocity: { customerCards7d: 5 } }, fires: true },
+    { name: 'digital goods: 2 cards in a day', input: { isDigitalProducts: true }, signals: { velocity: { customerCardsLastDay: 2 } }, fires: true },
+  ],
+  PF10022: [
+    { name: 'not listed', fires: false },
+    { name: 'IP listed', signals: { lists: { ip: true } }, fires: true },
+    { name: 'another list does not count', signals: { lists: { email: true } }, fires: false },
+  ],
+  PF10023: [
+    { name: 'not listed', fires: false },
+    { name: 'email listed', signals: { lists: { email: true } }, fires: true },
+  ],
+  PF10024: [
+    { name: 'not listed', fires: false },
+    { name: 'phone listed', signals: { lists: { phone: true } }, fires: true },
+  ],
+  PF10025: [
+    { name: 'not listed', fires: false },
+    { name: 'card listed', signals: { lists: { card: true } }, fires: true },
+  ],
+  PF10026: [
+    { name: 'not listed', fires: false },
+    { name: 'customer listed', signals: { lists: { customer: true } }, fires: true },
+  ],
+  SVC2001: [
+    { name: 'no evidence', fires: false },
+    { name: 'decayed below 0.5', signals: { labels: { customer: 0.49 } }, fires: false },
+    { name: 'evidence 0.5', signals: { labels: { customer: 0.5 } }, fires: true },
+    { name: 'shared evidence is SVC2002', signals: { labels: { shared: 1 } }, fires: false },
+  ],
+  SVC2002: [
+    { name: 'no evidence', fires: false },
+    { name: 'decayed below 0.5', signals: { labels: { shared: 0.3 } }, fires: false },
+    { name: 'evidence 1', signals: { labels: { shared: 1 } }, fires: true },
+    { name: 'confirmed_fraud list', signals: { lists: { confirmedFraud: true } }, fires: true, detail: 'confirmed_fraud' },
+  ],
+};
+
+describe('payment rules: table', () => {
+  for (const id of PAYMENT_RULE_IDS) {
+    describe(id, () => {
+      for (const c of CASES[id]) {
+        it(`${c.fires ? 'fires' : 'does not fire'}: ${c.name}`, () => {
+          const h = run(id, c.input, c.signals);
+          if (!c.fires) {
+            assert.equal(h, null);
+            return;
+          }
+          assert.ok(h, `${id} should fire`);
+          assert.equal(h.id, id);
+          assert.equal(h.description, PAYMENT_RULES.find((r) => r.id === id)!.description);
+          assert.ok(Math.abs(h.points - (c.points ?? PAYMENT_RULE_WEIGHTS[id])) < 1e-9, `points ${h.points}`);
+          if (c.detail !== undefined) assert.ok(h.detail?.includes(c.detail), `"${h.detail}" should mention "${c.detail}"`);
+        });
+      }
+    });
+  }
+
+  it('every rule has cases that fire and cases that do not', () => {
+    for (const id of PAYMENT_RULE_IDS) {
+      assert.ok(CASES[id].some((c) => c.fires), `${id} fires somewhere`);
+      assert.ok(CASES[id].some((c) => !c.fires), `${id} stays quiet somewhere`);
+    }
+  });
+});
+
+describe('payment rules: missing inputs', () => {
+  it('an empty payment with no signals fires nothing', () => {
+    const input = emptyInput();
+    const signals = cleanSignals({ ip: null, email: null, phone: null, bin: null });
+    const ctx: RuleContext = { countries: countryRiskLists(), digital: false };
+    for (const r of PAYMENT_RULES) assert.equal(r.check(input, signals, ctx), null, r.id);
+  });
+
+  it('the same empty payment for digital goods fires nothing either', () => {
+    const input = emptyInput({ isDigitalProducts: true });
+    const signals = cleanSignals({ ip: null, email: null, phone: null, bin: null });
+    const ctx: RuleContext = { countries: countryRiskLists(), digital: true };
+    for (const r of PAYMENT_RULES) assert.equal(r.check(input, signals, ctx), null, r.id);
+  });
+});
+
+describe('payment rules: the table itself', () => {
+  it('ids are unique, in order, with a description and a non-negative weight', () => {
+    const ids = PAYMENT_RULES.map((r) => r.id);
+    assert.deepEqual(ids, [...PAYMENT_RULE_IDS]);
+    assert.deepEqual([...ids].sort(), ids);
+    assert.equal(new Set(ids).size, 28);
+    for (const r of PAYMENT_RULES) {
+      assert.ok(r.description.length > 0);
+      assert.ok(r.weight >= 0);
+    }
+    assert.equal(PAYMENT_RULE_WEIGHTS.PF10015, 0);
+  });
+
+  it('digital goods: thresholds are stricter (lower counts, longer registration window)', () => {
+    for (const [key, t] of Object.entries(THRESHOLDS)) {
+      if (key === 'registrationHours') assert.ok(t.digital > t.standard, key);
+      else assert.ok(t.digital < t.standard, key);
+    }
+  });
+
+  it('digital goods: boosted rules get × 1.5, others keep their weight', () => {
+    const ctx: RuleContext = { countries: countryRiskLists(), digital: true };
+    assert.equal(DIGITAL_WEIGHT_FACTOR, 1.5);
+    assert.deepEqual([...DIGITAL_BOOSTED].sort(), ['PF10003', 'PF10013', 'PF10014', 'PF10017']);
+    const h = PAYMENT_RULES.find((r) => r.id === 'PF10022')!.check(emptyInput({ isDigitalProducts: true }), cleanSignals({ lists: { ip: true } }), ctx);
+    assert.equal(h?.points, PAYMENT_RULE_WEIGHTS.PF10022);
+  });
+});
+
+describe('payment rules: context and helpers', () => {
+  it('country lists can be overridden', () => {
+    const ctx = { countries: countryRiskLists({ customer: ['fr'], card: [] }) };
+    assert.ok(run('PF10009', { customer: { country: 'FR' } }, {}, ctx));
+    assert.equal(run('PF10009', { customer: { country: 'KP' } }, {}, ctx), null);
+    assert.equal(run('PF10010', {}, { bin: { country: 'IR' } }, ctx), null);
+  });
+
+  it('country list overrides are validated', () => {
+    assert.throws(() => countryRiskLists({ card: ['USA'] }), /alpha-2/);
+    assert.equal(countryRiskLists().customer, HIGH_FRAUD_CUSTOMER_COUNTRIES);
+    assert.equal(countryRiskLists().card, HIGH_RISK_CARD_COUNTRIES);
+    assert.ok(HIGH_RISK_CARD_COUNTRIES.has('CU') && !HIGH_FRAUD_CUSTOMER_COUNTRIES.has('CU'));
+  });
+
+  it('haversine: New York - London is about 5,570 km; a point to itself is 0', () => {
+    assert.ok(Math.abs(haversineKm(40.7128, -74.006, 51.5074, -0.1278) - 5570) < 15);
+    assert.equal(haversineKm(10, 20, 10, 20), 0);
+    assert.ok(Math.abs(haversineKm(0, -179.5, 0, 179.5) - 111.2) < 0.5);
+  });
+
+  it('amountZ floors the standard deviation', () => {
+    const flat = history([100, 100, 100]);
+    assert.equal(flat.sdLog, 0);
+    assert.ok(Number.isFinite(amountZ(1000, flat)));
+  });
+});
