@@ -9,6 +9,7 @@ import { CachedKeyResolver } from './http/key-cache.ts';
 import { QuotaGate } from './http/pipeline/quota.ts';
 import { Recorder } from './http/recorder.ts';
 import { registerEndpoint } from './http/register-endpoint.ts';
+import { acceptTextBodies } from './http/body.ts';
 import type { EndpointDef } from './http/endpoint.ts';
 import { buildEndpoints, type EngineData } from './http/routes/index.ts';
 import { registerFlagRoutes } from './http/routes/flags.ts';
@@ -18,6 +19,8 @@ import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from '
 import { Metrics } from './ops/metrics.ts';
 import { applyPolicySeed, createPolicy, type Policy } from './policy/index.ts';
 import type { Seed } from './accounts/seed.ts';
+import { createLearning, type Learning } from './learning/index.ts';
+import type { VelocitySource } from './learning/velocity.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -27,8 +30,10 @@ export interface AppDeps {
   secret: string;
   logger: Logger;
   clock?: () => Date;
-  /** The API endpoints; default: every endpoint of src/http/routes. Tests may add fixtures. */
-  endpoints?: EndpointDef[];
+  /** The API endpoints (given the learning services); default: every endpoint of src/http/routes. Tests may add fixtures. */
+  endpoints?: (learning: Learning) => EndpointDef[];
+  /** Velocity windows in Redis (REDIS_URL); default: counted over the stored scorings. */
+  velocity?: VelocitySource;
   /** Prometheus default process metrics; off in tests that build many apps. */
   processMetrics?: boolean;
 }
@@ -38,6 +43,7 @@ export interface App {
   accounts: AccountService;
   recorder: Recorder;
   policy: Policy;
+  learning: Learning;
   /** Applies a whole seed: plans, accounts and keys, then each account's lists, rules and webhooks. */
   applySeed: (seed: Seed) => Promise<Record<string, number>>;
 }
@@ -86,6 +92,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
   });
+  const learning = createLearning({
+    store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(),
+    engines: { ip: deps.data.ip.sources, countries: deps.data.countries, email: deps.data.email, domains: deps.data.domains, phone: deps.data.phone, bins: deps.data.bins },
+  });
   app.addHook('onClose', async () => {
     await policy.close();
     await recorder.stop();
@@ -111,7 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
-  for (const def of deps.endpoints ?? buildEndpoints(deps.data)) registerEndpoint(app, def, endpointDeps);
+  // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
+  await app.register((scope, _opts, done) => {
+    acceptTextBodies(scope);
+    for (const def of deps.endpoints ? deps.endpoints(learning) : buildEndpoints(deps.data, learning)) registerEndpoint(scope, def, endpointDeps);
+    done();
+  });
   registerFlagRoutes(app);
   registerHealthRoutes(app, { store, counters, metrics });
   registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store } });
@@ -120,5 +135,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     keys.clear();
     return { ...done, ...(await applyPolicySeed(seed, policy)) };
   };
-  return { app, accounts, recorder, policy, applySeed };
+  return { app, accounts, recorder, policy, learning, applySeed };
 }

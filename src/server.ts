@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { createLogger } from './logger.ts';
 import { openCounters, openStore } from './store/index.ts';
+import { RedisVelocity } from './store/redis/redis-velocity.ts';
 import { loadEngineData } from './data/engine-data.ts';
 import { resolveSecret } from './accounts/secret.ts';
 import { parseSeed } from './accounts/seed.ts';
@@ -15,8 +16,10 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   if (generated) logger.warn({ dataDir: config.dataDir }, 'generated a new SECRET_KEY into DATA_DIR/secret.key; set SECRET_KEY to share it between instances');
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const counters = await openCounters({ redisUrl: config.redisUrl });
+  // With REDIS_URL, payment velocity windows live in Redis too, shared by every instance.
+  const velocity = config.redisUrl ? new RedisVelocity({ url: config.redisUrl }) : undefined;
   const data = loadEngineData(config);
-  const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger });
+  const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger, velocity });
 
   await accounts.ensureBuiltinPlans();
   if (config.seedFile) {
@@ -41,7 +44,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     // app.close() stops accepting, waits for in-flight requests, then runs onClose (usage flush).
     app
       .close()
-      .then(() => Promise.all([store.close(), counters.close()]))
+      .then(() => Promise.all([store.close(), counters.close(), velocity?.close()]))
       .then(() => {
         logger.info('stopped');
         process.exit(0);

@@ -25,6 +25,8 @@ export interface Caller extends ResolvedKey {
 export interface RequestContext {
   readonly operation: OperationName;
   readonly query: Readonly<Record<string, unknown>>;
+  /** The request body as text (POST and DELETE methods; see body.ts), undefined when none. */
+  readonly body: unknown;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Caller IP after TRUST_PROXY is applied. */
   readonly ip: string;

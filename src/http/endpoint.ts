@@ -20,12 +20,18 @@ export interface EndpointDef {
   query?: Record<string, { type: 'string'; description: string; required?: boolean; example?: string }>;
   /** A valid input for this endpoint (docs and the shared test matrix). */
   sample: Record<string, string>;
+  /** A valid JSON body for a POST or DELETE endpoint (docs and the shared test matrix). */
+  sampleBody?: unknown;
   /** Module names accepted in `params`; empty when the method has no modules. */
   modules?: readonly string[];
   /** `data` is an object keyed by subject (bulk): CSV and Newline give one block per key. */
   keyed?: boolean;
   /** Datasets the answer is built from; `explain=yes` lists them with their versions. */
   datasets?: readonly DatasetInfo[];
+  /** The success envelope has no `executionTime` (the spec's deviation for user deletion). */
+  noExecutionTime?: boolean;
+  /** false: a call with `userID` is not kept in the request log (user deletion must not leave a record of the user it deleted). */
+  requestLog?: boolean;
   /** Error code for input Fastify rejects before the handler (bad JSON body, odd Content-Type). */
   inputErrorCode?: ErrorCode;
   /**

@@ -17,6 +17,11 @@ export const OPERATIONS = {
   'scoring.profanity': { path: '/scoring/profanity', planMethod: 'scoring/profanity', free: false },
   'scoring.email': { path: '/scoring/email', planMethod: 'scoring/email', free: false },
   'scoring.phone': { path: '/scoring/phone', planMethod: 'scoring/phone', free: false },
+  'scoring.payment': { path: '/scoring/payment', planMethod: 'scoring/payment', free: false },
+  'account.users.delete': { path: '/account/users/delete', planMethod: 'account/users/delete', free: true },
+  'feedback.payment': { path: '/feedback/payment', planMethod: 'feedback/payment', free: true },
+  'feedback.event': { path: '/feedback/event', planMethod: 'feedback/event', free: true },
+  'feedback.bulk': { path: '/feedback/bulk', planMethod: 'feedback/bulk', free: true },
 } as const satisfies Record<string, { path: string; planMethod: string | null; free: boolean }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -58,6 +58,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       const ctx: RequestContext = {
         operation: def.operation,
         query: (req.query ?? {}) as Record<string, unknown>,
+        body: req.body,
         headers: req.headers,
         ip: req.ip,
         now: deps.clock(),
@@ -89,7 +90,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
             : [];
         timing.lap('policy');
         const data = withExplanation(answer, def, ctx, contributions);
-        body = { data, status: 'success', executionTime: timing.elapsedMs() };
+        body = def.noExecutionTime ? { data, status: 'success' } : { data, status: 'success', executionTime: timing.elapsedMs() };
         record(ctx, def, deps);
       } catch (err) {
         if (ctx.quotaKey) await deps.quota.release(ctx.quotaKey).catch(() => undefined);
@@ -138,7 +139,7 @@ function record(ctx: RequestContext, def: EndpointDef, deps: EndpointDeps): void
   if (!caller) return;
   const op = OPERATIONS[def.operation];
   if (!ctx.testMode && !op.free && op.planMethod) deps.recorder.countUsage(caller.account.id, op.planMethod, ctx.now.toISOString().slice(0, 10));
-  if (ctx.options.userId !== undefined) {
+  if (ctx.options.userId !== undefined && def.requestLog !== false) {
     deps.recorder.logRequest({
       accountId: caller.account.id,
       userId: ctx.options.userId,

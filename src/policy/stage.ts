@@ -59,8 +59,10 @@ export class PolicyStage {
           at: call.now.toISOString(),
           input: { ...subject.input },
           result: subject.logged ? subject.logged() : { ...subject.result },
+          ...(subject.identities && { identities: subject.identities() }),
         });
       }
+      if (subject.settle) await subject.settle();
       const event = subject.event();
       if (event) raised.push(event);
     }

@@ -1,3 +1,5 @@
+import type { LabelType } from '../store/learning-ports.ts';
+
 /**
  * The policy layer's vocabulary (decisions.md "Blacklists and custom rules", spec "Events"):
  * custom rules, blacklists and events, shared by the rule engine, the blacklist index, the store,
@@ -99,6 +101,11 @@ export interface RaisedEvent {
   subject: string;
   /** The scored result summary stored with the event and sent to webhooks. */
   summary: Record<string, unknown>;
+  /**
+   * The identity the event is about, as a keyed hash (src/learning/identity-hash.ts): a label given
+   * later by event_id applies to it, and deleting the user removes the event. Absent: none.
+   */
+  identity?: { type: LabelType; hash: string };
 }
 
 /**
@@ -119,6 +126,13 @@ export interface PolicySubject {
    * must never be stored (a full card number echoed back): default, the result as answered.
    */
   logged?(): Record<string, unknown>;
+  /**
+   * Live calls only, after the verdict is applied and before events are raised: work that needs the
+   * final result (payment scoring stores the scored transaction here). Awaited: a failure fails the call.
+   */
+  settle?(): Promise<void>;
+  /** Keyed hashes of the identities this subject is about, kept with its decision record so user deletion finds it. */
+  identities?(): string[];
 }
 
 /**

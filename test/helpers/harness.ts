@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
+import type { Learning } from '../../src/learning/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,16 +35,18 @@ export interface TestApp extends App {
 
 /** A real app on a real SQLite store in a temp dir, with in-process counters (or Redis when given). */
 export async function makeTestApp(
-  opts: { seed?: Partial<Seed> | object; env?: Record<string, string>; clock?: () => Date; redisUrl?: string; endpoints?: (data: EngineData) => EndpointDef[] } = {},
+  opts: { seed?: Partial<Seed> | object; env?: Record<string, string>; clock?: () => Date; redisUrl?: string; endpoints?: (data: EngineData, learning: Learning) => EndpointDef[] } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', ...opts.env });
   const store = await openStore({ dataDir: dir });
   const counters = await openCounters({ redisUrl: opts.redisUrl });
+  // With Redis, payment velocity windows live there too (as with REDIS_URL), under a prefix of this app's own.
+  const velocity = opts.redisUrl ? new RedisVelocity({ url: opts.redisUrl, prefix: `vigil-test:${randomBytes(6).toString('hex')}:` }) : undefined;
   const built = await buildApp({
-    config, store, counters, data: sharedEngineData(), secret: TEST_SECRET,
+    config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, velocity,
     logger: pino({ level: 'silent' }), processMetrics: false, ...(opts.clock ? { clock: opts.clock } : {}),
-    ...(opts.endpoints ? { endpoints: opts.endpoints(sharedEngineData()) } : {}),
+    ...(opts.endpoints ? { endpoints: (learning: Learning) => opts.endpoints!(sharedEngineData(), learning) } : {}),
   });
   await built.accounts.ensureBuiltinPlans();
   if (opts.seed) await built.applySeed(parseSeed(JSON.stringify(opts.seed)));
@@ -52,6 +57,7 @@ export async function makeTestApp(
       await built.app.close();
       await store.close();
       await counters.close();
+      await velocity?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,3 +1,4 @@
+import type { Learning } from '../../src/learning/index.ts';
 import type { EndpointDef } from '../../src/http/endpoint.ts';
 import { buildEndpoints, type EngineData } from '../../src/http/routes/index.ts';
 import { writeVerdict } from '../../src/policy/verdict.ts';
@@ -9,8 +10,8 @@ import { writeVerdict } from '../../src/policy/verdict.ts';
  * Lists: `card_country` on the result's countryCode and `customer_id` on the raw input.
  * Event: `suspicious_ip` (risk 90) whenever the final answer is blacklisted.
  */
-export function withPolicyProbe(data: EngineData): EndpointDef[] {
-  return buildEndpoints(data).map((def) =>
+export function withPolicyProbe(data: EngineData, learning?: Learning): EndpointDef[] {
+  return buildEndpoints(data, learning).map((def) =>
     def.operation !== 'lookup.country'
       ? def
       : {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
+import type { Learning } from '../../src/learning/index.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { loadBinData, type BinData } from '../../src/data/bin-data.ts';
@@ -48,7 +49,7 @@ function binData(): BinData {
   importBinList(dataDir, src);
   return loadBinData({ dataDir }, { reloadMs: 0 });
 }
-const withBins = (data: EngineData) => buildEndpoints({ ...data, bins });
+const withBins = (data: EngineData, learning?: Learning) => buildEndpoints({ ...data, bins }, learning);
 
 let t: TestApp;
 before(async () => {
@@ -257,7 +258,7 @@ describe('privacy: a full card number is never stored or logged', () => {
     const counters = await openCounters({});
     const built = await buildApp({
       config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'debug' }, sink), processMetrics: false,
-      endpoints: withBins(sharedEngineData()),
+      endpoints: (learning) => withBins(sharedEngineData(), learning),
     });
     await built.accounts.ensureBuiltinPlans();
     const PKEY = liveKey('binprivacy');

@@ -61,8 +61,8 @@ before(async () => {
   const env = { DATA_DIR: dir, DNS_SERVERS: dns.address, NETWORK_BUDGET_MS: String(BUDGET_MS), NETWORK_TIMEOUT_MS: '400', RDAP_BOOTSTRAP_FILE: bootstrapFile };
   domains = loadDomainData(loadConfig(env), { reloadMs: 50 });
   offDomains = loadDomainData(loadConfig({ ...env, NETWORK: 'off' }), { reloadMs: 0 });
-  t = await makeTestApp({ seed, endpoints: (data) => buildEndpoints({ ...data, domains }) });
-  off = await makeTestApp({ seed, endpoints: (data) => buildEndpoints({ ...data, domains: offDomains }) });
+  t = await makeTestApp({ seed, endpoints: (data, learning) => buildEndpoints({ ...data, domains }, learning) });
+  off = await makeTestApp({ seed, endpoints: (data, learning) => buildEndpoints({ ...data, domains: offDomains }, learning) });
 });
 after(async () => {
   domains.lists.close();

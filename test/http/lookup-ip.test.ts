@@ -52,7 +52,7 @@ before(async () => {
   }
   ip = loadIpData({ dataDir, network: false, networkTimeoutMs: 500, networkBudgetMs: 100, rdapAsnBootstrapFile: undefined, crawlerRangesFile: undefined }, { reloadMs: 0 });
   t = await makeTestApp({
-    endpoints: (data) => buildEndpoints({ ...data, ip }),
+    endpoints: (data, learning) => buildEndpoints({ ...data, ip }, learning),
     env: { TRUST_PROXY: 'true' },
     seed: {
       accounts: [

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -15,6 +16,7 @@ import { createServer, type Server } from 'node:http';
 import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_SECRET } from '../helpers/harness.ts';
 import { withPolicyProbe } from '../helpers/policy-probe.ts';
 import { parseSeed } from '../../src/accounts/seed.ts';
+import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,7 +31,7 @@ const KEY = liveKey('scale');
 const QUOTA_KEY = liveKey('scalequota');
 const POLICY_KEY = liveKey('scalepolicy');
 let policyAccount = '';
-const instances: { app: App; store: Store; counters: Counters }[] = [];
+const instances: { app: App; store: Store; counters: Counters; velocity: RedisVelocity }[] = [];
 
 before(async () => {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -40,10 +42,14 @@ before(async () => {
     const config = loadConfig({ DATABASE_URL: dbUrl, REDIS_URL, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-not-used', ADMIN_TOKEN, POLICY_REFRESH_MS: '100' });
     const store = await openStore({ databaseUrl: dbUrl, dataDir: config.dataDir });
     const counters = await openCounters({ redisUrl: REDIS_URL, redisPrefix: `vigil-test-${dbName}:` });
-    const app = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false, endpoints: withPolicyProbe(sharedEngineData()) });
+    const velocity = new RedisVelocity({ url: REDIS_URL, prefix: `vigil-test-${dbName}:` });
+    const app = await buildApp({
+      config, store, counters, velocity, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false,
+      endpoints: (learning) => withPolicyProbe(sharedEngineData(), learning),
+    });
     await app.accounts.ensureBuiltinPlans();
     await app.app.ready();
-    instances.push({ app, store, counters });
+    instances.push({ app, store, counters, velocity });
   }
   const suffix = randomBytes(3).toString('hex');
   policyAccount = `scalep-${suffix}`;
@@ -65,7 +71,12 @@ after(async () => {
     await i.app.app.close();
     await i.store.close();
     await i.counters.close();
+    await i.velocity.close();
   }
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`vigil-test-${dbName}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -155,5 +166,22 @@ describe('scale-out: rules, lists and webhooks across instances', () => {
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
+  });
+});
+
+describe('payment velocity in Redis, shared by two instances', () => {
+  it('purchases from one IP through both instances count in one exact window (PF10001 at the 6th)', async () => {
+    const seen: boolean[] = [];
+    for (let i = 0; i < 7; i++) {
+      const { app } = instances[i % 2]!;
+      const res = await app.app.inject({
+        method: 'POST', url: '/scoring/payment', query: { key: POLICY_KEY },
+        headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ data: { customer_ip: '81.2.69.170', transaction_id: `scale-v-${i}` } }),
+      });
+      const body = JSON.parse(res.body) as { status: string; data: { rules: Array<{ id: string }> } };
+      assert.equal(body.status, 'success', res.body);
+      seen.push(body.data.rules.some((r) => r.id === 'PF10001'));
+    }
+    assert.deepEqual(seen, [false, false, false, false, false, true, true]);
   });
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DomainNetwork, DomainNetworkFacts } from '../../src/intel/domain/types.ts';
 import { buildEndpoints, type EngineData } from '../../src/http/routes/index.ts';
-import { emailEndpoint } from '../../src/http/routes/scoring-email.ts';
+import type { Learning } from '../../src/learning/index.ts';
 import { adminCall, adminData } from '../helpers/admin-client.ts';
 import { liveKey, makeTestApp, testKey, type TestApp } from '../helpers/harness.ts';
 
@@ -293,16 +293,16 @@ describe('with network facts', () => {
   const LKEY = liveKey('emaillabel');
   let n: TestApp;
   let labelled: TestApp;
-  const withNetwork = (data: EngineData) => buildEndpoints({ ...data, domains: { ...data.domains, lists: data.domains.lists, network, budgetMs: 50, datasets: data.domains.datasets } });
+  const withNetwork = (data: EngineData, learning: Learning) => buildEndpoints({ ...data, domains: { ...data.domains, lists: data.domains.lists, network, budgetMs: 50, datasets: data.domains.datasets } }, learning);
   before(async () => {
     n = await makeTestApp({ endpoints: withNetwork, seed: { accounts: [{ id: 'n', plan: 'premium', keys: [NKEY] }] } });
-    // The fraud-label seam of the learning feature, fed by a lookup that knows one mailbox.
-    labelled = await makeTestApp({
-      endpoints: (data) => withNetwork(data).map((def) =>
-        def.operation === 'scoring.email' ? emailEndpoint(data.email, { ...data.domains, network, budgetMs: 50, lists: data.domains.lists, datasets: [] },
-          (normalized) => Promise.resolve(normalized === 'fraudster@gmail.com' ? 'fraud' : null)) : def),
-      seed: { accounts: [{ id: 'l', plan: 'premium', keys: [LKEY] }] },
+    // A real fraud label on one mailbox, given through POST /feedback/event.
+    labelled = await makeTestApp({ endpoints: withNetwork, seed: { accounts: [{ id: 'l', plan: 'premium', keys: [LKEY] }] } });
+    const res = await labelled.app.inject({
+      method: 'POST', url: '/feedback/event', query: { key: LKEY },
+      headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ type: 'email', value: 'fraudster@gmail.com', label: 'fraud' }),
     });
+    assert.equal((JSON.parse(res.body) as { status: string }).status, 'success', res.body);
   });
   after(async () => {
     await n.close();

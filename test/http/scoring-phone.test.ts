@@ -37,7 +37,7 @@ before(async () => {
   phoneData = loadPhoneData({ dataDir: dir }, { reloadMs: 50 });
   t = await makeTestApp({
     seed: { accounts: [{ id: 'p', plan: 'premium', keys: [KEY, TKEY] }, { id: 'pr', plan: 'premium', keys: [RULES_KEY] }] },
-    endpoints: (data) => buildEndpoints({ ...data, phone: phoneData }),
+    endpoints: (data, learning) => buildEndpoints({ ...data, phone: phoneData }, learning),
   });
 });
 after(async () => {

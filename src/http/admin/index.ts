@@ -5,6 +5,7 @@ import { SeedPlanSchema } from '../../accounts/seed.ts';
 import type { Store } from '../../store/ports.ts';
 import { adminError, adminGuard } from './guard.ts';
 import { respond } from './respond.ts';
+import { FTRL_BASE_RATE, FTRL_DEFAULTS, weightOf } from '../../learning/ftrl.ts';
 import { registerPolicyAdminRoutes, type PolicyAdminDeps } from './policy-routes.ts';
 
 export interface AdminDeps {
@@ -36,6 +37,7 @@ const Day = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar day');
 const UsageQuery = z.object({ from: Day.optional(), to: Day.optional() });
+const HistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 
 /** Admin HTTP API under /admin (ADMIN_TOKEN): plans, accounts, keys and usage. */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
@@ -112,6 +114,22 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
           const to = query.to ?? today;
           const rows = await deps.store.usage.list(req.params.id, from, to);
           return { accountId: req.params.id, from, to, total: rows.reduce((n, r) => n + r.count, 0), rows };
+        })(reply),
+      );
+      // The account's fraud model (docs/payment.md "Learning"): readable weights, and its update history.
+      admin.get<{ Params: { id: string } }>('/accounts/:id/model', (req, reply) =>
+        guarded(async () => {
+          await deps.accounts.getAccount(req.params.id);
+          const coordinates = await deps.store.model.allWeights(req.params.id);
+          const weights = coordinates.map((c) => ({ feature: c.feature, weight: weightOf(c), z: c.z, n: c.n }));
+          return { accountId: req.params.id, algorithm: 'ftrl-proximal', params: FTRL_DEFAULTS, baseRate: FTRL_BASE_RATE, features: weights.length, weights };
+        })(reply),
+      );
+      admin.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/accounts/:id/model/history', (req, reply) =>
+        guarded(async () => {
+          await deps.accounts.getAccount(req.params.id);
+          const { limit } = HistoryQuery.parse(req.query ?? {});
+          return { accountId: req.params.id, updates: await deps.store.model.history(req.params.id, limit) };
         })(reply),
       );
       registerPolicyAdminRoutes(admin, { ...deps.policy, accounts: deps.accounts });

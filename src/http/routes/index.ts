@@ -16,6 +16,10 @@ import { binEndpoint } from './lookup-bin.ts';
 import type { IpData } from '../../data/ip-data.ts';
 import { bulkIpEndpoint, geoipEndpoint, ipEngine, lookupIpEndpoint, threatsEndpoint } from './lookup-ip.ts';
 import { asnEndpoint } from './lookup-asn.ts';
+import type { Learning } from '../../learning/index.ts';
+import { paymentEndpoint } from './scoring-payment.ts';
+import { bulkFeedbackEndpoint, eventFeedbackEndpoint, paymentFeedbackEndpoint } from './feedback.ts';
+import { usersDeleteEndpoint } from './users-delete.ts';
 
 export interface EngineData {
   countries: CountryData;
@@ -35,9 +39,12 @@ export interface EngineData {
   ip: IpData;
 }
 
-/** Every API endpoint; the shared test matrix runs its checks against each one listed here. */
-export function buildEndpoints(data: EngineData): EndpointDef[] {
-  const ip = ipEngine(data.ip.sources, data.countries);
+/**
+ * Every API endpoint; the shared test matrix runs its checks against each one listed here. Without
+ * `learning` (an inventory for docs and tests) payment scoring, feedback and deletion answer 115.
+ */
+export function buildEndpoints(data: EngineData, learning?: Learning): EndpointDef[] {
+  const ip = ipEngine(data.ip.sources, data.countries, learning?.labels);
   const ipDatasets = () => [...data.ip.datasets, ...data.countries.datasets];
   return [
     ipEndpoint,
@@ -46,6 +53,7 @@ export function buildEndpoints(data: EngineData): EndpointDef[] {
     bulkIpEndpoint(ip, ipDatasets),
     threatsEndpoint(ip, ipDatasets),
     asnEndpoint(data.ip.sources, data.ip.asns, data.ip.budgetMs, () => data.ip.datasets),
-    countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains), phoneEndpoint(data.phone), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries),
+    countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains, learning?.labels), phoneEndpoint(data.phone, learning?.labels), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries),
+    paymentEndpoint(learning), paymentFeedbackEndpoint(learning), eventFeedbackEndpoint(learning), bulkFeedbackEndpoint(learning), usersDeleteEndpoint(learning),
   ];
 }

@@ -3,7 +3,10 @@ import { parseIpInput, type IpAddress } from '../../intel/ip/address.ts';
 import { isBotUserAgent, parseDevice } from '../../intel/ip/device.ts';
 import { fakeIpSources } from '../../intel/ip/fake.ts';
 import { lookupIp, type IpLookup, type IpLookupOptions, type SecurityBlock } from '../../intel/ip/lookup.ts';
-import { ipRisk, SUSPICIOUS_IP_RISK } from '../../intel/ip/risk.ts';
+import { ipRisk, SUSPICIOUS_IP_RISK, type IpRisk } from '../../intel/ip/risk.ts';
+import { FRAUD_LABEL_IP_RISK } from '../../learning/engine-signals.ts';
+import type { LabelLookups } from '../../learning/label-lookups.ts';
+import { hashesOf, identityOf } from './learning-seam.ts';
 import { GEOIP_MODULES, IP_MODULES, NO_CONTACTS, type IpSources } from '../../intel/ip/types.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
@@ -46,14 +49,26 @@ function explainLookup(found: IpLookup): Record<string, unknown>[] {
 }
 
 export interface IpEngine {
+  /** Identity labels (spec "Identity label": a fraud-labelled address is rated high risk); absent without the learning services. */
+  readonly labels?: LabelLookups | undefined;
   readonly live: IpSources;
   /** Realistic, deterministic per address, no network (test mode). */
   readonly test: IpSources;
   readonly countries: CountryData;
 }
 
-export function ipEngine(live: IpSources, countries: CountryData): IpEngine {
-  return { live, test: fakeIpSources(live), countries };
+export function ipEngine(live: IpSources, countries: CountryData, labels?: LabelLookups): IpEngine {
+  return { live, test: fakeIpSources(live), countries, labels };
+}
+
+/** Answers that carry an address labelled fraud by the account's feedback (live calls only). */
+const fraudLabelled = new WeakSet<object>();
+
+/** Marks the live answers whose address carries a fraud label: one store read for all of them. */
+async function markLabels(engine: IpEngine, ctx: RequestContext, answers: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  if (!engine.labels || ctx.testMode || !ctx.caller || answers.length === 0) return;
+  const fraud = await engine.labels.fraudValues(ctx.caller.account.id, 'ip', answers.map((a) => String(a.ip)), ctx.now);
+  for (const a of answers) if (fraud.has(String(a.ip))) fraudLabelled.add(a);
 }
 
 function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withDevice: boolean): Record<string, unknown> {
@@ -89,12 +104,20 @@ function loggedView(view: Record<string, unknown>, security: SecurityBlock): Rec
  * a blacklist makes the risk 100 and a whitelist 0, and at risk 50 or more a live call raises
  * `suspicious_ip`; the threats method raises no event (the spec lists none for it).
  */
-function ipSubject(result: Record<string, unknown>, input: Readonly<Record<string, unknown>>, block: 'security' | 'threats'): PolicySubject | null {
+/** A fraud label rates the address at least FRAUD_LABEL_IP_RISK (a blacklisted one stays at 100). */
+function withLabel(risk: IpRisk, labelled: boolean): IpRisk {
+  if (!labelled) return risk;
+  return { risk: Math.max(risk.risk, FRAUD_LABEL_IP_RISK), signals: [...risk.signals, { signal: 'fraud_label', weight: FRAUD_LABEL_IP_RISK / 100 }] };
+}
+
+function ipSubject(engine: IpEngine, result: Record<string, unknown>, input: Readonly<Record<string, unknown>>, block: 'security' | 'threats'): PolicySubject | null {
   const found = lookups.get(result);
   if (!found) return null;
   const ipResult = block === 'security';
   const view: Record<string, unknown> = { ...found.result, security: found.security };
-  let risk = ipRisk(found.security);
+  const labelled = fraudLabelled.has(result);
+  const riskOf = (whitelisted: boolean) => withLabel(ipRisk(found.security, whitelisted), labelled && !whitelisted);
+  let risk = riskOf(false);
   return {
     input,
     result: view,
@@ -104,7 +127,7 @@ function ipSubject(result: Record<string, unknown>, input: Readonly<Record<strin
       const shown = result[block] as Record<string, unknown> | undefined;
       writeVerdict(result, verdict, { listed: shown, rulesCopy: ipResult ? shown : undefined });
       if (!ipResult) return;
-      risk = ipRisk(found.security, verdict.whitelisted);
+      risk = riskOf(verdict.whitelisted);
       const explanation = result.explanation as { contributions: unknown[] } | undefined;
       explanation?.contributions.push({ source: 'risk', risk: risk.risk, signals: risk.signals });
     },
@@ -118,36 +141,39 @@ function ipSubject(result: Record<string, unknown>, input: Readonly<Record<strin
         summary: {
           ip: result.ip, countryCode: result.countryCode, asn: (result.asn as { asn?: unknown } | undefined)?.asn ?? null, risk: risk.risk,
           isProxy: s.isProxy, proxyType: s.proxyType, isTor: s.isTor, isBot: s.isBot, isRelay: s.isRelay, isHosting: s.isHosting, blacklisted: s.blacklisted,
+          fraudLabel: labelled,
         },
+        ...identityOf(engine.labels, 'ip', String(result.ip)),
       };
     },
     logged: () => loggedView(view, found.security),
+    identities: () => hashesOf(engine.labels, 'ip', String(result.ip)),
   };
 }
 
 /** One subject per answer: /lookup/ip and /geoip (`security`), /lookup/ip/threats (`threats`). */
-const singlePolicy = (block: 'security' | 'threats'): EndpointPolicy => ({
+const singlePolicy = (engine: IpEngine, block: 'security' | 'threats'): EndpointPolicy => ({
   group: 'ip',
   subjects(data, input) {
     if (typeof data !== 'object' || data === null) return [];
-    const s = ipSubject(data as Record<string, unknown>, input, block);
+    const s = ipSubject(engine, data as Record<string, unknown>, input, block);
     return s ? [s] : [];
   },
 });
 
-const bulkPolicy: EndpointPolicy = {
+const bulkPolicy = (engine: IpEngine): EndpointPolicy => ({
   group: 'ip',
   subjects(data) {
     if (typeof data !== 'object' || data === null) return [];
     const out: PolicySubject[] = [];
     for (const [sent, entry] of Object.entries(data as Record<string, unknown>)) {
       if (typeof entry !== 'object' || entry === null) continue;
-      const s = ipSubject(entry as Record<string, unknown>, { ip: sent }, 'security');
+      const s = ipSubject(engine, entry as Record<string, unknown>, { ip: sent }, 'security');
       if (s) out.push(s);
     }
     return out;
   },
-};
+});
 
 const DATA_NOTE =
   'Geolocation from MaxMind GeoLite2 City (region and city names fall back to English where GeoLite2 has no translation, and always for Arabic), ' +
@@ -156,8 +182,11 @@ const DATA_NOTE =
 
 /** GET /lookup/ip: one address. */
 export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly DatasetInfo[]): EndpointDef {
-  const answer = (ctx: RequestContext) => {
-    return answerOne(engine, ctx, requiredIp(ctx), false);
+  const answer = (ctx: RequestContext) => answerOne(engine, ctx, requiredIp(ctx), false);
+  const live = async (ctx: RequestContext) => {
+    const result = answer(ctx);
+    await markLabels(engine, ctx, [result]);
+    return result;
   };
   return {
     operation: 'lookup.ip',
@@ -170,8 +199,8 @@ export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly Data
     get datasets() {
       return datasets();
     },
-    policy: singlePolicy('security'),
-    live: answer,
+    policy: singlePolicy(engine, 'security'),
+    live,
     test: answer,
   };
 }
@@ -179,6 +208,11 @@ export function lookupIpEndpoint(engine: IpEngine, datasets: () => readonly Data
 /** GET /geoip: the caller's own address, with the device module from its User-Agent. */
 export function geoipEndpoint(engine: IpEngine, datasets: () => readonly DatasetInfo[]): EndpointDef {
   const answer = (ctx: RequestContext) => answerOne(engine, ctx, parseOrFail(ctx.ip), true);
+  const live = async (ctx: RequestContext) => {
+    const result = answer(ctx);
+    await markLabels(engine, ctx, [result]);
+    return result;
+  };
   return {
     operation: 'geoip',
     method: 'GET',
@@ -189,8 +223,8 @@ export function geoipEndpoint(engine: IpEngine, datasets: () => readonly Dataset
     get datasets() {
       return datasets();
     },
-    policy: singlePolicy('security'),
-    live: answer,
+    policy: singlePolicy(engine, 'security'),
+    live,
     test: answer,
   };
 }
@@ -219,6 +253,11 @@ export function bulkIpEndpoint(engine: IpEngine, datasets: () => readonly Datase
     for (const [key, addr] of parsed) data[key] = answerOne(engine, ctx, addr, withDevice);
     return data;
   };
+  const live = async (ctx: RequestContext) => {
+    const data = answer(ctx);
+    await markLabels(engine, ctx, Object.values(data) as Array<Record<string, unknown>>);
+    return data;
+  };
   return {
     operation: 'lookup.ip.bulk',
     method: 'GET',
@@ -231,8 +270,8 @@ export function bulkIpEndpoint(engine: IpEngine, datasets: () => readonly Datase
     get datasets() {
       return datasets();
     },
-    policy: bulkPolicy,
-    live: answer,
+    policy: bulkPolicy(engine),
+    live,
     test: answer,
   };
 }
@@ -264,7 +303,7 @@ export function threatsEndpoint(engine: IpEngine, datasets: () => readonly Datas
     get datasets() {
       return datasets();
     },
-    policy: singlePolicy('threats'),
+    policy: singlePolicy(engine, 'threats'),
     live: answer,
     test: answer,
   };

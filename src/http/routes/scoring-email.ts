@@ -4,12 +4,14 @@ import type { DomainLists, DomainNetwork, DomainNetworkFacts } from '../../intel
 import { evaluateEmail, MAX_EMAIL_SCORE } from '../../intel/email/evaluate.ts';
 import { fakeNetworkFacts } from '../../intel/email/fake.ts';
 import { parseEmail, type ParsedEmail } from '../../intel/email/syntax.ts';
-import type { EmailResult, IdentityLabel } from '../../intel/email/types.ts';
+import type { EmailResult } from '../../intel/email/types.ts';
 import { maskEmail } from '../../policy/events/mask.ts';
 import type { EndpointPolicy, ListProbe, PolicySubject, PolicyVerdict } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
 import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
+import type { LabelLookups } from '../../learning/label-lookups.ts';
+import { hashesOf, identityOf } from './learning-seam.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
 
@@ -29,11 +31,6 @@ export interface EmailDomainChecks {
   readonly datasets: readonly DatasetInfo[];
 }
 
-/**
- * Seam for the learning feature (spec "Identity label"): the label kept for an address, looked up
- * by the normalised address. Absent until feedback labels exist.
- */
-export type EmailLabelLookup = (normalized: string) => Promise<IdentityLabel | null>;
 
 const UNKNOWN_FACTS: DomainNetworkFacts = { is_mx: null, is_spf: null, is_dmarc: null, is_dkim: null, is_bimi: null, created_at: null, is_new: null };
 
@@ -67,7 +64,7 @@ export function applyEmailVerdict(result: Record<string, unknown>, verdict: Poli
 }
 
 /** GET /scoring/email: syntax, lists, typo, gibberish and domain checks of one address, scored 0-3. */
-export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, labels?: EmailLabelLookup): EndpointDef {
+export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, labels?: LabelLookups): EndpointDef {
   const known = data.lists.typos.known;
 
   const answer = async (ctx: RequestContext, fake: boolean): Promise<EmailResult & { explanation?: unknown }> => {
@@ -81,8 +78,8 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
       network = await domains.network.facts(parsed.domain, { budgetMs: domains.budgetMs, now: ctx.now }).catch(() => UNKNOWN_FACTS);
     }
     const first = evaluateEmail(sent, parsed, data.lists, { domainLists, network });
-    // The label seam: looked up by the normalised address, live only (test mode reads no store).
-    const label = !fake && labels ? await labels(first.result.normalized) : null;
+    // Identity labels (spec "Identity label"): the address as sent, lower case; live only (test mode reads no store).
+    const label = !fake && labels && ctx.caller ? await labels.label(ctx.caller.account.id, 'email', sent, ctx.now) : null;
     const { result, contributions } = label ? evaluateEmail(sent, parsed, data.lists, { domainLists, network, label }) : first;
     return ctx.options.explain ? { ...result, explanation: { contributions } } : result;
   };
@@ -106,6 +103,7 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
         result,
         lists,
         apply: (verdict) => applyEmailVerdict(result, verdict),
+        identities: () => hashesOf(labels, 'email', email),
         event() {
           const score = typeof result.score === 'number' ? result.score : 0;
           if (score < SPAM_EMAIL_FROM) return null;
@@ -117,6 +115,7 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
               score, reason: result.reason, isValid: result.isValid, isDisposable: result.isDisposable, isFree: result.isFree,
               suggestion: result.suggestion, domain: domain ?? null,
             },
+            ...identityOf(labels, 'email', email),
           };
         },
       }];

@@ -3,7 +3,9 @@ import type { PhoneData } from '../../data/phone-data.ts';
 import { evaluatePhone } from '../../intel/phone/evaluate.ts';
 import { fakeDisposableFacts } from '../../intel/phone/fake.ts';
 import { checkCountry, parsePhone, type ParsedPhone } from '../../intel/phone/parse.ts';
-import type { IdentityLabel, PhoneResult } from '../../intel/phone/types.ts';
+import type { PhoneResult } from '../../intel/phone/types.ts';
+import type { LabelLookups } from '../../learning/label-lookups.ts';
+import { hashesOf, identityOf } from './learning-seam.ts';
 import { maskPhone } from '../../policy/events/mask.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
@@ -15,11 +17,6 @@ import { readParam } from '../params.ts';
 /** Risk stored with a `spam_phone` event (a verdict, as for the other invalid/spam events). */
 export const SPAM_PHONE_RISK = 100;
 
-/**
- * Seam for the learning feature (spec "Identity label"): the label kept for a number, looked up by
- * its E.164 digits. Absent until feedback labels exist.
- */
-export type PhoneLabelLookup = (digits: string) => Promise<IdentityLabel | null>;
 
 /** `countryCode` (116) then `phone` (118), as docs/api-decisions.md "Phone" orders them. */
 export function readPhone(query: Readonly<Record<string, unknown>>): { countryCode: string; region: CountryCode; parsed: ParsedPhone } {
@@ -37,7 +34,7 @@ export function readPhone(query: Readonly<Record<string, unknown>>): { countryCo
 }
 
 /** GET /scoring/phone: validity, type, original carrier and receive-SMS checks of one number. */
-export function phoneEndpoint(data: PhoneData, labels?: PhoneLabelLookup): EndpointDef {
+export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointDef {
   /** The region each answered number belongs to, for the event summary (kept off the answer). */
   const regions = new WeakMap<object, string>();
 
@@ -45,8 +42,8 @@ export function phoneEndpoint(data: PhoneData, labels?: PhoneLabelLookup): Endpo
     const { countryCode, region, parsed } = readPhone(ctx.query);
     const digits = parsed.number.number.slice(1);
     const disposable = fake ? fakeDisposableFacts(digits) : data.disposable.facts(digits, ctx.now);
-    // The label seam: live only (test mode reads no store).
-    const label = !fake && labels ? await labels(digits) : null;
+    // Identity labels (spec "Identity label"): live only (test mode reads no store).
+    const label = !fake && labels && ctx.caller ? await labels.label(ctx.caller.account.id, 'phone', digits, ctx.now) : null;
     const { result, region: numberRegion } = evaluatePhone(countryCode, parsed, region, { disposable, carrier: data.carrier, label });
     regions.set(result, numberRegion);
     return result;
@@ -63,6 +60,7 @@ export function phoneEndpoint(data: PhoneData, labels?: PhoneLabelLookup): Endpo
         result,
         lists: [{ type: 'phone', value: digits }],
         apply: (verdict) => writeVerdict(result, verdict, { listed: result, validity: { field: 'isValid', reasonField: 'reason' } }),
+        identities: () => hashesOf(labels, 'phone', digits),
         event() {
           if (result.isValid === true && result.disposable !== true && result.blacklisted !== true) return null;
           return {
@@ -73,6 +71,7 @@ export function phoneEndpoint(data: PhoneData, labels?: PhoneLabelLookup): Endpo
               isValid: result.isValid, disposable: result.disposable, blacklisted: result.blacklisted, reason: result.reason,
               country: regions.get(answerData) ?? String(result.countryCode).toUpperCase(),
             },
+            ...identityOf(labels, 'phone', digits),
           };
         },
       }];

@@ -24,7 +24,7 @@ export const SUSPICIOUS_IP_RISK = 50;
 export interface IpRisk {
   risk: number;
   /** Each signal that took part and the weight it brought (explain=yes). */
-  signals: Array<{ signal: keyof typeof IP_RISK_WEIGHTS | 'blacklisted' | 'whitelisted'; weight: number }>;
+  signals: Array<{ signal: keyof typeof IP_RISK_WEIGHTS | 'blacklisted' | 'whitelisted' | 'fraud_label'; weight: number }>;
 }
 
 export function ipRisk(security: SecurityBlock, whitelisted = false): IpRisk {

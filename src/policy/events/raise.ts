@@ -38,6 +38,7 @@ export class EventRaiser {
             operation: origin.operation,
             createdAt: origin.at.toISOString(),
             summary: event.summary,
+            identity: event.identity ?? null,
           }),
         );
       } catch (err) {

@@ -1,0 +1,135 @@
+import type { CountryCode } from 'libphonenumber-js/max';
+import type { BinData } from '../data/bin-data.ts';
+import type { CountryData, DatasetInfo } from '../data/countries.ts';
+import type { DomainData } from '../data/domain-data.ts';
+import type { EmailData } from '../data/email-lists.ts';
+import type { PhoneData } from '../data/phone-data.ts';
+import { evaluateBin } from '../intel/bin/evaluate.ts';
+import { parseBinInput } from '../intel/bin/parse.ts';
+import type { DomainNetworkFacts } from '../intel/domain/types.ts';
+import { evaluateEmail } from '../intel/email/evaluate.ts';
+import { parseEmail } from '../intel/email/syntax.ts';
+import { parseIpInput } from '../intel/ip/address.ts';
+import { lookupIp } from '../intel/ip/lookup.ts';
+import { ipRisk } from '../intel/ip/risk.ts';
+import { NO_CONTACTS, type IpSources } from '../intel/ip/types.ts';
+import type { BinSignal, EmailSignal, IpSignal, PaymentInput, PhoneSignal } from '../intel/payment/types.ts';
+import { evaluatePhone } from '../intel/phone/evaluate.ts';
+import { checkCountry, parsePhone } from '../intel/phone/parse.ts';
+
+/** The other engines, used directly (not over HTTP) by payment scoring. */
+export interface PaymentEngines {
+  ip: IpSources;
+  countries: CountryData;
+  email: EmailData;
+  domains: DomainData;
+  phone: PhoneData;
+  bins: BinData;
+}
+
+/** Identity labels the learning feature found for the transaction's own identities. */
+export interface LabelFlags {
+  ipFraud: boolean;
+  emailFraud: boolean;
+  phoneFraud: boolean;
+}
+
+/**
+ * Payment scoring never waits on the network: the email check uses the domain lists but no DNS
+ * (mail records are unknown, as when a resolver fails), and AS contacts are not looked up.
+ */
+const NO_NETWORK_FACTS: DomainNetworkFacts = { is_mx: null, is_spf: null, is_dmarc: null, is_dkim: null, is_bimi: null, created_at: null, is_new: null };
+const NO_MODULES: ReadonlySet<string> = new Set();
+
+function ipSignal(engines: PaymentEngines, sent: string, now: Date, fraudLabel: boolean): IpSignal {
+  const parsed = parseIpInput(sent);
+  if (!parsed.ok) {
+    return { valid: false, bogon: false, isTor: false, isProxy: false, proxyType: null, isHosting: false, isRelay: false, isBot: false, risk: 0, country: null, latitude: null, longitude: null };
+  }
+  const found = lookupIp(parsed.value, engines.ip, engines.countries, { lang: 'EN', modules: NO_MODULES, now, flagBaseUrl: '', contacts: () => NO_CONTACTS });
+  const r = found.result;
+  const s = found.security;
+  const num = (v: unknown): number | null => (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+  // A fraud label on the address rates it high risk (spec "Identity label").
+  const risk = fraudLabel ? Math.max(ipRisk(s).risk, FRAUD_LABEL_IP_RISK) : ipRisk(s).risk;
+  return {
+    valid: true,
+    bogon: parsed.value.bogon !== null,
+    isTor: s.isTor,
+    isProxy: s.isProxy,
+    proxyType: s.proxyType,
+    isHosting: s.isHosting,
+    isRelay: s.isRelay,
+    isBot: s.isBot,
+    risk,
+    country: typeof r.countryCode === 'string' && r.countryCode !== '' ? r.countryCode : null,
+    latitude: num(r.latitude),
+    longitude: num(r.longitude),
+  };
+}
+
+/** Risk of an address carrying a fraud label (spec: "IP checks rate the IP high risk"). */
+export const FRAUD_LABEL_IP_RISK = 90;
+
+function emailSignal(engines: PaymentEngines, sent: string, fraudLabel: boolean): EmailSignal {
+  const parsed = parseEmail(sent);
+  if (!parsed.ok) return { valid: false, disposable: false, score: 3, reason: parsed.problem };
+  const domainLists = engines.domains.lists.lists(parsed.email.domain);
+  const { result } = evaluateEmail(sent, parsed.email, engines.email.lists, { domainLists, network: NO_NETWORK_FACTS, label: fraudLabel ? 'fraud' : null });
+  return { valid: result.isValid, disposable: result.isDisposable, score: result.score, reason: result.reason };
+}
+
+/** The region a payment's phone is read in: the customer's, else the billing country, else the number must be international. */
+function phoneRegion(input: PaymentInput): CountryCode {
+  for (const c of [input.customer.country, input.billing.country, input.shipping.country]) {
+    if (c === undefined) continue;
+    const checked = checkCountry(c);
+    if (checked.ok) return checked.region;
+  }
+  return 'US';
+}
+
+function phoneSignal(engines: PaymentEngines, input: PaymentInput, sent: string, now: Date, fraudLabel: boolean): PhoneSignal {
+  const region = phoneRegion(input);
+  // "International format" per the spec: bare digits are read as +digits when they do not parse nationally.
+  let parsed = parsePhone(sent, region);
+  if (!parsed.ok && /^\d{7,15}$/.test(sent)) parsed = parsePhone(`+${sent}`, region);
+  if (!parsed.ok) return { valid: false, disposable: false, type: null, reason: parsed.problem };
+  const digits = parsed.phone.number.number.slice(1);
+  const disposable = engines.phone.disposable.facts(digits, now);
+  const ev = evaluatePhone(region, parsed.phone, region, { disposable, carrier: engines.phone.carrier, label: fraudLabel ? 'fraud' : null });
+  return { valid: ev.result.isValid, disposable: ev.result.disposable, type: ev.type, reason: ev.result.reason === '' ? null : ev.result.reason };
+}
+
+function binSignal(engines: PaymentEngines, cardNumber: string): BinSignal {
+  const parsed = parseBinInput(cardNumber);
+  if (!parsed.ok) return { valid: false, scheme: null, coScheme: null, country: null, reason: parsed.problem };
+  const r = evaluateBin(cardNumber, parsed.value, { index: engines.bins.index, countries: (a) => engines.countries.byCode.get(a) }, 'EN');
+  return {
+    valid: r.isValid,
+    scheme: r.info.scheme.name,
+    coScheme: r.info.scheme.coName,
+    country: r.info.country?.alpha2 ?? null,
+    reason: r.reason === '' ? null : r.reason,
+  };
+}
+
+/** What the other engines say about the transaction's IP, email, phone and card. */
+export function engineSignals(engines: PaymentEngines, input: PaymentInput, now: Date, labels: LabelFlags): {
+  ip: IpSignal | null;
+  email: EmailSignal | null;
+  phone: PhoneSignal | null;
+  bin: BinSignal | null;
+} {
+  return {
+    ip: input.ip === undefined ? null : ipSignal(engines, input.ip, now, labels.ipFraud),
+    email: input.email === undefined ? null : emailSignal(engines, input.email, labels.emailFraud),
+    phone: input.phone === undefined ? null : phoneSignal(engines, input, input.phone, now, labels.phoneFraud),
+    bin: input.cardNumber === undefined ? null : binSignal(engines, input.cardNumber),
+  };
+}
+
+/** Every dataset payment scoring reads, for explain=yes and the stored scoring. */
+export function paymentDatasets(engines: PaymentEngines): DatasetInfo[] {
+  return [...engines.ip.datasets, ...engines.countries.datasets, ...engines.email.datasets, ...engines.domains.datasets, ...engines.phone.datasets, ...engines.bins.datasets];
+}

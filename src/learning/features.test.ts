@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { PaymentInput } from '../intel/payment/types.ts';
+import { amountBucket, paymentFeatures, type FeatureFacts } from './features.ts';
+
+const hashFn = (s: string): string => createHmac('sha256', 'test-key').update(s).digest('hex');
+
+function input(overrides: Partial<PaymentInput> = {}): PaymentInput {
+  return { cartItems: [], isDigitalProducts: false, customer: {}, billing: {}, shipping: {}, ...overrides };
+}
+
+const noFacts: FeatureFacts = { ruleIds: [], ipCountry: null, binCountry: null, emailDomainHash: null };
+
+describe('paymentFeatures', () => {
+  it('an empty payment has the bias, amount_bucket:none and the missing identities', () => {
+    assert.deepEqual(paymentFeatures(input(), noFacts, hashFn), [
+      'amount_bucket:none',
+      'bias',
+      'missing:customer_id',
+      'missing:device',
+      'missing:email',
+      'missing:ip',
+      'missing:phone',
+    ]);
+  });
+
+  it('a full payment gives the documented features, sorted and unique', () => {
+    const domainHash = hashFn('example.com');
+    const features = paymentFeatures(
+      input({
+        action: 'Purchase',
+        paymentType: 'cards',
+        isDigitalProducts: true,
+        amount: 150,
+        currency: 'usd',
+        customer: { country: 'us' },
+        billing: { country: 'US' },
+        shipping: { country: 'CA' },
+        email: 'john@example.com',
+        phone: '447911123456',
+        ip: '203.0.113.7',
+        deviceId: 'device-1',
+        customerId: 'cust-1',
+        registrationDate: Date.UTC(2024, 0, 1) / 1000,
+        cvvResult: false,
+        twoFactor: true,
+        coupon: 'SPRING',
+        cartItems: [{ id: '1' }, { id: '2' }],
+      }),
+      {
+        ruleIds: ['PF10003', 'SVC2001', 'PF10003'],
+        ipCountry: 'GB',
+        binCountry: 'FR',
+        emailDomainHash: domainHash,
+        now: new Date(Date.UTC(2024, 0, 3)),
+      },
+      hashFn,
+    );
+    assert.deepEqual(features, [
+      '2fa:1',
+      'action:purchase',
+      'amount_bucket:7',
+      'bias',
+      'billing_country:US',
+      'card_country:FR',
+      'cart_size:2-4',
+      'country:US',
+      'coupon:1',
+      'currency:USD',
+      'customer_age:lt7d',
+      'cvv:fail',
+      `device:${hashFn('device-1').slice(0, 12)}`,
+      'digital:1',
+      `email_domain:${domainHash.slice(0, 12)}`,
+      'ip_country:GB',
+      'mismatch:billing_ip',
+      'mismatch:billing_shipping',
+      'mismatch:card_billing',
+      'mismatch:card_ip',
+      'mismatch:customer_ip',
+      'ptype:cards',
+      'rule:PF10003',
+      'rule:SVC2001',
+      'shipping_country:CA',
+    ]);
+    assert.deepEqual(features, [...new Set(features)].sort());
+  });
+
+  it('never puts an identity value in clear', () => {
+    const values = ['john@example.com', 'example.com', '447911123456', '203.0.113.7', 'device-secret', 'cust-secret', '4111111111111111'];
+    const features = paymentFeatures(
+      input({ email: values[0], phone: values[2], ip: values[3], deviceId: values[4], customerId: values[5], cardNumber: values[6] }),
+      { ...noFacts, emailDomainHash: hashFn('example.com') },
+      hashFn,
+    );
+    const joined = features.join('|');
+    for (const v of values) assert.ok(!joined.includes(v), `${v} leaked into ${joined}`);
+    assert.ok(!joined.includes('missing:device') && joined.includes('device:'));
+  });
+
+  it('uses facts.deviceHash when given, and never a hash that is not hex', () => {
+    const withHash = paymentFeatures(input({ deviceId: 'd' }), { ...noFacts, deviceHash: 'ABCDEF0123456789' }, hashFn);
+    assert.ok(withHash.includes('device:abcdef012345'));
+    const notHex = paymentFeatures(input({ deviceId: 'd' }), { ...noFacts, deviceHash: 'not a hash at all', emailDomainHash: 'gmail.com-gmail.com' }, hashFn);
+    assert.ok(!notHex.some((f) => f.startsWith('device:') || f.startsWith('email_domain:')));
+    const nullHash = paymentFeatures(input({ deviceId: 'd' }), { ...noFacts, deviceHash: null }, hashFn);
+    assert.ok(!nullHash.some((f) => f.startsWith('device:')));
+  });
+
+  it('is deterministic and order-independent in its rule ids', () => {
+    const a = paymentFeatures(input({ amount: 10 }), { ...noFacts, ruleIds: ['PF10002', 'PF10001'] }, hashFn);
+    const b = paymentFeatures(input({ amount: 10 }), { ...noFacts, ruleIds: ['PF10001', 'PF10002'] }, hashFn);
+    assert.deepEqual(a, b);
+  });
+
+  it('keeps cardinality low: odd values fold to other or are dropped', () => {
+    const features = paymentFeatures(
+      input({ action: 'refund-ish', paymentType: 'a very long payment type name!', currency: 'DOLLARS', customer: { country: 'USA' } }),
+      { ...noFacts, ruleIds: ['<script>', 'pf10001', ''], ipCountry: 'x', binCountry: '12' },
+      hashFn,
+    );
+    assert.ok(features.includes('action:other'));
+    assert.ok(features.includes('ptype:other'));
+    assert.ok(features.includes('rule:PF10001'));
+    assert.ok(!features.some((f) => f.startsWith('currency:') || f.startsWith('country:') || f.includes('script') || f.includes('_country:')));
+  });
+
+  it('does not flag mismatches when a side is unknown or equal', () => {
+    const features = paymentFeatures(input({ billing: { country: 'US' }, customer: { country: 'US' } }), { ...noFacts, ipCountry: 'US', binCountry: null }, hashFn);
+    assert.ok(!features.some((f) => f.startsWith('mismatch:')));
+  });
+
+  it('buckets the customer age only with facts.now, future registrations count as new', () => {
+    const now = new Date(Date.UTC(2024, 5, 1));
+    const at = (days: number) => paymentFeatures(input({ registrationDate: now.getTime() / 1000 - days * 86400 }), { ...noFacts, now }, hashFn).find((f) => f.startsWith('customer_age:'));
+    assert.equal(at(-3), 'customer_age:lt1d');
+    assert.equal(at(0.5), 'customer_age:lt1d');
+    assert.equal(at(3), 'customer_age:lt7d');
+    assert.equal(at(20), 'customer_age:lt30d');
+    assert.equal(at(200), 'customer_age:lt365d');
+    assert.equal(at(400), 'customer_age:ge365d');
+    assert.ok(!paymentFeatures(input({ registrationDate: 1 }), noFacts, hashFn).some((f) => f.startsWith('customer_age:')));
+  });
+
+  it('cart size buckets', () => {
+    const cart = (n: number) =>
+      paymentFeatures(input({ cartItems: Array.from({ length: n }, () => ({})) }), noFacts, hashFn).find((f) => f.startsWith('cart_size:')) ?? null;
+    assert.equal(cart(0), null);
+    assert.equal(cart(1), 'cart_size:1');
+    assert.equal(cart(4), 'cart_size:2-4');
+    assert.equal(cart(5), 'cart_size:5+');
+  });
+});
+
+describe('amountBucket', () => {
+  it('is floor(log2(1 + amount)), 0 for nothing, capped at 40', () => {
+    assert.equal(amountBucket(0), 0);
+    assert.equal(amountBucket(-5), 0);
+    assert.equal(amountBucket(Number.NaN), 0);
+    assert.equal(amountBucket(1), 1);
+    assert.equal(amountBucket(2), 1);
+    assert.equal(amountBucket(3), 2);
+    assert.equal(amountBucket(1023), 10);
+    assert.equal(amountBucket(1e300), 40);
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The model features of a payment: binary, low-cardinality, privacy-safe strings. Pure and deterministic:
+ * the same input, facts and hash function give the same sorted, duplicate-free list.
+ *
+ * Privacy: no identity value enters a feature in clear. The email domain and the device id enter only as
+ * the first 12 hex characters of a keyed hash (`hashFn`, which the service provides: HMAC under the
+ * deployment's secret), so stored features cannot be reversed without the key. Countries, payment type,
+ * action, currency and buckets are not personal. Customer id, email, phone, IP and card never enter at
+ * all: they are what the evidence rules (SVC2001/SVC2002) and velocity rules look at, and as features
+ * they would only let the model memorise single customers.
+ *
+ * Features (each emitted only when its input is present and well-formed):
+ *
+ * | Feature | Meaning |
+ * |---|---|
+ * | `bias` | always; the learnable intercept on top of the fixed prior (ftrl.ts) |
+ * | `rule:<id>` | a rule that fired (PF…, SVC…), id upper-case letters and digits |
+ * | `action:<purchase\|deposit\|withdrawal\|other>` | `action` |
+ * | `ptype:<type>` | `payment_type` lower-cased (1-16 of a-z 0-9 _ -), else `ptype:other` |
+ * | `digital:1` | `isDigitalProducts` is true |
+ * | `amount_bucket:<k>` | k = ⌊log2(1 + amount)⌋, 0-40 (a doubling per bucket); `amount_bucket:none` without amount |
+ * | `currency:<ISO 4217>` | `transaction_currency` |
+ * | `country:<cc>` | customer country |
+ * | `billing_country:<cc>`, `shipping_country:<cc>` | billing and shipping countries |
+ * | `card_country:<cc>` | issuing country of the BIN |
+ * | `ip_country:<cc>` | geolocated country of customer_ip |
+ * | `mismatch:billing_ip` | billing country ≠ IP country |
+ * | `mismatch:card_ip` | card country ≠ IP country |
+ * | `mismatch:card_billing` | card country ≠ billing country |
+ * | `mismatch:billing_shipping` | billing country ≠ shipping country |
+ * | `mismatch:customer_ip` | customer country ≠ IP country |
+ * | `email_domain:<12 hex>` | keyed hash of the email domain |
+ * | `device:<12 hex>` | keyed hash of customer_device_id |
+ * | `missing:<email\|phone\|ip\|device\|customer_id>` | the transaction lacks that identity |
+ * | `customer_age:<lt1d\|lt7d\|lt30d\|lt365d\|ge365d>` | age of the customer account (registration date, needs `facts.now`) |
+ * | `cvv:<pass\|fail>` | `cvv_result` |
+ * | `2fa:<0\|1>` | `customer_2fa` |
+ * | `coupon:1` | a coupon was used |
+ * | `cart_size:<1\|2-4\|5+>` | number of cart items |
+ */
+import type { PaymentInput } from '../intel/payment/types.ts';
+import { BIAS_FEATURE } from './ftrl.ts';
+
+export interface FeatureFacts {
+  /** Ids of the rules that fired. */
+  ruleIds: readonly string[];
+  /** Country of customer_ip from the IP engine, ISO alpha-2; null unknown. */
+  ipCountry: string | null;
+  /** Issuing country of the card BIN, ISO alpha-2; null unknown. */
+  binCountry: string | null;
+  /**
+   * Keyed hash (hex) of the email domain, as stored in IdentityHashes.emailDomain; null when the
+   * transaction has no usable email.
+   */
+  emailDomainHash: string | null;
+  /** Keyed hash (hex) of the device id, as stored in IdentityHashes.device; when undefined, `hashFn(deviceId)` is used. */
+  deviceHash?: string | null;
+  /** The scoring time, for the customer age bucket; without it no customer_age feature. */
+  now?: Date;
+}
+
+/** Hex characters of a keyed hash kept in a feature: 48 bits, collisions negligible per account. */
+export const HASH_PREFIX_LENGTH = 12;
+/** Largest amount bucket (2^40 ≈ 1.1e12). */
+export const MAX_AMOUNT_BUCKET = 40;
+
+const ACTIONS = new Set(['purchase', 'deposit', 'withdrawal']);
+const COUNTRY = /^[A-Z]{2}$/;
+const CURRENCY = /^[A-Z]{3}$/;
+const RULE_ID = /^[A-Z]{1,8}\d{1,8}$/;
+const PAYMENT_TYPE = /^[a-z0-9_-]{1,16}$/;
+const HEX = /^[0-9a-f]+$/i;
+const DAY_S = 86_400;
+
+function country(raw: string | null | undefined): string | null {
+  if (typeof raw !== 'string') return null;
+  const cc = raw.trim().toUpperCase();
+  return COUNTRY.test(cc) ? cc : null;
+}
+
+/** First 12 hex characters of a hash, lower-case; null when it is not hex (never put raw text in a feature). */
+function hashPrefix(hash: string | null | undefined): string | null {
+  if (typeof hash !== 'string' || hash.length < HASH_PREFIX_LENGTH) return null;
+  const head = hash.slice(0, HASH_PREFIX_LENGTH);
+  return HEX.test(head) ? head.toLowerCase() : null;
+}
+
+function present(s: string | undefined): s is string {
+  return typeof s === 'string' && s.trim() !== '';
+}
+
+export function amountBucket(amount: number): number {
+  if (!Number.isFinite(amount) || amount <= 0) return 0;
+  return Math.min(MAX_AMOUNT_BUCKET, Math.floor(Math.log2(1 + amount)));
+}
+
+function ageBucket(ageSeconds: number): string {
+  if (ageSeconds < DAY_S) return 'lt1d';
+  if (ageSeconds < 7 * DAY_S) return 'lt7d';
+  if (ageSeconds < 30 * DAY_S) return 'lt30d';
+  if (ageSeconds < 365 * DAY_S) return 'lt365d';
+  return 'ge365d';
+}
+
+function cartBucket(items: number): string | null {
+  if (items <= 0) return null;
+  if (items === 1) return '1';
+  return items <= 4 ? '2-4' : '5+';
+}
+
+/** The features of one payment, sorted and unique (see the table above). */
+export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn: (s: string) => string): string[] {
+  const out = new Set<string>([BIAS_FEATURE]);
+
+  for (const id of facts.ruleIds) {
+    const rid = id.trim().toUpperCase();
+    if (RULE_ID.test(rid)) out.add(`rule:${rid}`);
+  }
+
+  if (present(input.action)) {
+    const action = input.action.trim().toLowerCase();
+    out.add(`action:${ACTIONS.has(action) ? action : 'other'}`);
+  }
+  if (present(input.paymentType)) {
+    const ptype = input.paymentType.trim().toLowerCase();
+    out.add(`ptype:${PAYMENT_TYPE.test(ptype) ? ptype : 'other'}`);
+  }
+  if (input.isDigitalProducts) out.add('digital:1');
+
+  out.add(input.amount !== undefined && Number.isFinite(input.amount) ? `amount_bucket:${amountBucket(input.amount)}` : 'amount_bucket:none');
+  if (present(input.currency)) {
+    const cur = input.currency.trim().toUpperCase();
+    if (CURRENCY.test(cur)) out.add(`currency:${cur}`);
+  }
+
+  const customerCc = country(input.customer.country);
+  const billingCc = country(input.billing.country);
+  const shippingCc = country(input.shipping.country);
+  const cardCc = country(facts.binCountry);
+  const ipCc = country(facts.ipCountry);
+  if (customerCc) out.add(`country:${customerCc}`);
+  if (billingCc) out.add(`billing_country:${billingCc}`);
+  if (shippingCc) out.add(`shipping_country:${shippingCc}`);
+  if (cardCc) out.add(`card_country:${cardCc}`);
+  if (ipCc) out.add(`ip_country:${ipCc}`);
+  if (billingCc && ipCc && billingCc !== ipCc) out.add('mismatch:billing_ip');
+  if (cardCc && ipCc && cardCc !== ipCc) out.add('mismatch:card_ip');
+  if (cardCc && billingCc && cardCc !== billingCc) out.add('mismatch:card_billing');
+  if (billingCc && shippingCc && billingCc !== shippingCc) out.add('mismatch:billing_shipping');
+  if (customerCc && ipCc && customerCc !== ipCc) out.add('mismatch:customer_ip');
+
+  const domain = hashPrefix(facts.emailDomainHash);
+  if (domain) out.add(`email_domain:${domain}`);
+  const device = hashPrefix(facts.deviceHash === undefined ? (present(input.deviceId) ? hashFn(input.deviceId.trim()) : null) : facts.deviceHash);
+  if (device) out.add(`device:${device}`);
+
+  if (!present(input.email)) out.add('missing:email');
+  if (!present(input.phone)) out.add('missing:phone');
+  if (!present(input.ip)) out.add('missing:ip');
+  if (!present(input.deviceId)) out.add('missing:device');
+  if (!present(input.customerId)) out.add('missing:customer_id');
+
+  if (facts.now && input.registrationDate !== undefined && Number.isFinite(input.registrationDate)) {
+    const age = Math.max(0, facts.now.getTime() / 1000 - input.registrationDate);
+    if (Number.isFinite(age)) out.add(`customer_age:${ageBucket(age)}`);
+  }
+  if (input.cvvResult !== undefined) out.add(`cvv:${input.cvvResult ? 'pass' : 'fail'}`);
+  if (input.twoFactor !== undefined) out.add(`2fa:${input.twoFactor ? 1 : 0}`);
+  if (present(input.coupon)) out.add('coupon:1');
+  const cart = cartBucket(input.cartItems.length);
+  if (cart) out.add(`cart_size:${cart}`);
+
+  return [...out].sort();
+}

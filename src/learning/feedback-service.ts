@@ -1,0 +1,225 @@
+import { ApiError } from '../http/errors.ts';
+import type { IdentityHashes, LabelType, OutcomeRecord, PaymentOutcome } from '../store/learning-ports.ts';
+import type { Store } from '../store/ports.ts';
+import { kindOf, maskIdentity, parseEventFeedback, parsePaymentFeedback, type EventFeedback, type PaymentFeedback } from './feedback-input.ts';
+import type { IdentityHasher } from './identity-hash.ts';
+import { normaliseIdentity } from './identity-values.ts';
+import { maskedHash, trainingLabel, type OutcomeApplier } from './outcome-applier.ts';
+import { nextLabel, nextOutcome } from './outcome-state.ts';
+
+export interface PaymentFeedbackResult {
+  transaction_id: string;
+  outcome: PaymentOutcome;
+  status: 'applied' | 'pending';
+  matched: number;
+  label: 'created' | 'updated' | 'unchanged';
+}
+
+export interface LabelFeedbackResult {
+  type?: LabelType;
+  value?: string;
+  event_id?: number;
+  label: 'fraud' | 'legit';
+  status: 'created' | 'updated' | 'unchanged';
+}
+
+export type BulkItemResult =
+  | ({ index: number; kind: 'payment' } & PaymentFeedbackResult)
+  | ({ index: number; kind: 'event' } & LabelFeedbackResult)
+  | { index: number; kind: string | null; status: 'error'; code: number; description: string };
+
+export interface BulkResult {
+  received: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  pending: number;
+  failed: number;
+  results: BulkItemResult[];
+}
+
+export interface FeedbackCall {
+  accountId: string;
+  now: Date;
+  /** Test mode: validate, store nothing, answer as a first feedback would. */
+  test: boolean;
+}
+
+/** Event kinds whose subject is one transaction: a label by event_id is also its payment outcome. */
+const PAYMENT_EVENT = 'fraud_payment';
+
+/**
+ * The three feedback methods (spec "POST /feedback/payment", "/feedback/event", "/feedback/bulk"
+ * and the two state tables). Writes are awaited before the answer: an acknowledged feedback is in
+ * the store (SQLite WAL commit or PostgreSQL commit), so a crash right after loses nothing.
+ * Feedback of one account is applied one at a time in this process, so concurrent retries of the
+ * same item cannot both see "no record" and both create it.
+ */
+export class FeedbackService {
+  readonly #chains = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly hasher: IdentityHasher,
+    private readonly applier: OutcomeApplier,
+  ) {}
+
+  payment(call: FeedbackCall, body: unknown): Promise<PaymentFeedbackResult> {
+    const fb = parsePaymentFeedback(body, call.now);
+    return this.serial(call.accountId, () => this.applyPayment(call, fb));
+  }
+
+  label(call: FeedbackCall, body: unknown): Promise<LabelFeedbackResult> {
+    const fb = parseEventFeedback(body, call.now);
+    return this.serial(call.accountId, () => this.applyLabel(call, fb));
+  }
+
+  /** Items in order, each on its own: a rejected item is reported and the next one goes on. */
+  async bulk(call: FeedbackCall, items: readonly unknown[]): Promise<BulkResult> {
+    const out: BulkResult = { received: items.length, created: 0, updated: 0, unchanged: 0, pending: 0, failed: 0, results: [] };
+    for (const [index, item] of items.entries()) {
+      let kind: string | null = null;
+      try {
+        kind = kindOf(item);
+        if (kind === 'payment') {
+          const r = await this.payment(call, item);
+          out.results.push({ index, kind, ...r });
+          if (r.status === 'pending' && r.label === 'created') out.pending++;
+          else out[r.label]++;
+        } else {
+          const r = await this.label(call, item);
+          out.results.push({ index, kind: 'event', ...r });
+          out[r.status]++;
+        }
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        out.failed++;
+        out.results.push({ index, kind, status: 'error', code: err.code, description: err.message });
+      }
+    }
+    return out;
+  }
+
+  private serial<T>(accountId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#chains.get(accountId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    this.#chains.set(accountId, next);
+    void next.finally(() => {
+      if (this.#chains.get(accountId) === next) this.#chains.delete(accountId);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private feedbackIdentities(fb: PaymentFeedback): IdentityHashes {
+    const h = (type: LabelType, v: string | undefined) => {
+      const n = v === undefined ? null : normaliseIdentity(type, v);
+      return n === null ? null : this.hasher.hash(type, n);
+    };
+    const email = fb.customerEmail === undefined ? null : normaliseIdentity('email', fb.customerEmail);
+    return {
+      customer: h('customer_id', fb.customerId),
+      user: null,
+      email: email === null ? null : this.hasher.hash('email', email),
+      emailDomain: email === null ? null : h('email_domain', email),
+      phone: h('phone', fb.customerPhone),
+      ip: h('ip', fb.customerIp),
+      device: h('device_id', fb.customerDeviceId),
+      card: null,
+    };
+  }
+
+  private async applyPayment(call: FeedbackCall, fb: PaymentFeedback): Promise<PaymentFeedbackResult> {
+    const { accountId, now } = call;
+    const occurredAt = fb.occurredAt ?? now.toISOString();
+    if (call.test) {
+      return { transaction_id: fb.transactionId, outcome: fb.outcome, status: 'pending', matched: 0, label: 'created' };
+    }
+    const [current, scorings] = await Promise.all([
+      this.store.outcomes.get(accountId, fb.transactionId),
+      this.store.scorings.byTransaction(accountId, fb.transactionId),
+    ]);
+    const decision = nextOutcome(current, { outcome: fb.outcome, reason: fb.reason ?? null, occurredAt }, scorings.length);
+    const sent = this.feedbackIdentities(fb);
+    const record: OutcomeRecord = {
+      accountId,
+      transactionId: fb.transactionId,
+      outcome: decision.outcome,
+      fraud: decision.fraud,
+      reason: decision.reason,
+      occurredAt: decision.occurredAt,
+      status: decision.status,
+      // Identities sent now join those sent before (a retry may carry more of them).
+      identities: mergeIdentities(current?.identities, sent),
+      updatedAt: now.toISOString(),
+    };
+    let matched = scorings.length;
+    if (decision.write) {
+      await this.store.outcomes.put(record);
+      if (decision.outcomeChanged && scorings.length > 0) matched = await this.store.scorings.setOutcome(accountId, fb.transactionId, record.outcome, record.fraud);
+      if (decision.outcomeChanged || (current?.status === 'pending' && decision.status === 'applied')) {
+        const previousClass = current && current.status === 'applied' ? trainingLabel(current.outcome, current.fraud) : null;
+        await this.applier.learn(accountId, record, scorings, scorings, previousClass, now);
+      }
+    }
+    return { transaction_id: fb.transactionId, outcome: record.outcome, status: record.status, matched: record.status === 'applied' ? matched : 0, label: decision.label };
+  }
+
+  private async applyLabel(call: FeedbackCall, fb: EventFeedback): Promise<LabelFeedbackResult> {
+    if ('eventId' in fb) return this.applyEventLabel(call, fb.eventId, fb);
+    const normal = normaliseIdentity(fb.type, fb.value);
+    if (normal === null) throw new ApiError(131, `The value is not a valid ${fb.type}.`);
+    const shown = maskIdentity(fb.type, normal);
+    if (call.test) return { type: fb.type, value: shown, label: fb.label, status: 'created' };
+    const hash = this.hasher.hash(fb.type, normal);
+    const status = await this.putLabel(call, fb.type, hash, 'label', fb, shown);
+    return { type: fb.type, value: shown, label: fb.label, status };
+  }
+
+  /** Writes the label of one identity under one origin; returns the state table's status. */
+  private async putLabel(call: FeedbackCall, type: LabelType, hash: string, origin: string, fb: Pick<EventFeedback, 'label' | 'reason' | 'source' | 'occurredAt'>, masked: string) {
+    const current = await this.store.evidence.get(call.accountId, type, hash, origin);
+    const next = nextLabel(current?.label ?? null, fb.label);
+    if (next.status !== 'unchanged') {
+      await this.store.evidence.put({
+        accountId: call.accountId, type, valueHash: hash, origin, label: next.label, masked,
+        reason: fb.reason ?? null, source: fb.source ?? null, occurredAt: fb.occurredAt ?? call.now.toISOString(), updatedAt: call.now.toISOString(),
+      });
+      if (next.label === 'fraud') await this.applier.autoBlacklist(call.accountId, [{ type, hash }]);
+    }
+    return next.status;
+  }
+
+  /**
+   * A label on an event: fraud marks a true positive, legit a false positive. The event's identity
+   * gets the label (origin `event:<id>`); for a payment alert the transaction also gets the outcome
+   * fraud_confirmed or legit_confirmed, as a payment feedback would.
+   */
+  private async applyEventLabel(call: FeedbackCall, eventId: number, fb: EventFeedback): Promise<LabelFeedbackResult> {
+    const event = await this.store.events.getEvent(call.accountId, eventId);
+    if (!event) throw new ApiError(131, `No event ${eventId} exists for this account: send the event_id of an event from the event log or a webhook.`);
+    if (call.test) return { event_id: eventId, label: fb.label, status: 'created' };
+    let status: LabelFeedbackResult['status'] = 'unchanged';
+    if (event.identity) {
+      status = await this.putLabel(call, event.identity.type, event.identity.hash, `event:${eventId}`, fb, maskedHash(event.identity.hash));
+    }
+    const transactionId = event.kind === PAYMENT_EVENT ? event.summary.transaction_id : undefined;
+    if (typeof transactionId === 'string' && transactionId !== '') {
+      const r = await this.applyPayment(call, {
+        transactionId,
+        outcome: fb.label === 'fraud' ? 'fraud_confirmed' : 'legit_confirmed',
+        reason: fb.reason,
+        occurredAt: fb.occurredAt,
+        customerId: undefined, customerEmail: undefined, customerPhone: undefined, customerIp: undefined, customerDeviceId: undefined,
+      });
+      if (status === 'unchanged') status = r.label;
+    }
+    return { event_id: eventId, label: fb.label, status };
+  }
+}
+
+function mergeIdentities(before: IdentityHashes | undefined, now: IdentityHashes): IdentityHashes {
+  if (!before) return now;
+  const out = { ...before };
+  for (const [k, v] of Object.entries(now) as Array<[keyof IdentityHashes, string | null]>) if (v !== null) out[k] = v;
+  return out;
+}

@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { Policy } from '../policy/index.ts';
+import type { Store } from '../store/ports.ts';
+import type { PaymentEngines } from './engine-signals.ts';
+import { DeletionService } from './deletion-service.ts';
+import { FeedbackService } from './feedback-service.ts';
+import { IdentityHasher } from './identity-hash.ts';
+import { ModelService } from './model-service.ts';
+import { OutcomeApplier } from './outcome-applier.ts';
+import { PaymentService } from './payment-service.ts';
+import { storeVelocity, type VelocitySource } from './velocity.ts';
+import type { Counters } from '../store/ports.ts';
+import type { PolicySnapshots } from '../policy/snapshots.ts';
+import { LabelLookups } from './label-lookups.ts';
+
+/** Payment scoring, feedback, labels, the model and user deletion, composed (see src/app.ts). */
+export interface Learning {
+  hasher: IdentityHasher;
+  payments: PaymentService;
+  feedback: FeedbackService;
+  deletion: DeletionService;
+  model: ModelService;
+  labels: LabelLookups;
+  snapshots: PolicySnapshots;
+  velocity: VelocitySource;
+}
+
+export interface LearningOptions {
+  store: Store;
+  counters: Counters;
+  secret: string;
+  policy: Pick<Policy, 'lists' | 'snapshots'>;
+  engines: PaymentEngines;
+  logger: Logger;
+  /** Redis sorted-set windows when REDIS_URL is set; default: the stored scorings. */
+  velocity?: VelocitySource;
+  /** Writes buffered request-log and decision-log records now (before a user deletion). */
+  flushLogs: () => Promise<void>;
+}
+
+export function createLearning(opts: LearningOptions): Learning {
+  const { store, logger } = opts;
+  const hasher = new IdentityHasher(opts.secret);
+  const model = new ModelService(store.model);
+  const velocity = opts.velocity ?? storeVelocity(store);
+  const applier = new OutcomeApplier(store, model, opts.policy.lists, logger);
+  return {
+    hasher,
+    model,
+    velocity,
+    snapshots: opts.policy.snapshots,
+    labels: new LabelLookups(store, hasher),
+    payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, outcomes: applier, logger }),
+    feedback: new FeedbackService(store, hasher, applier),
+    deletion: new DeletionService({
+      store, counters: opts.counters, hasher, velocity, flushLogs: opts.flushLogs,
+      unlist: async (accountId, keys) => (await opts.policy.lists.remove(accountId, 'confirmed_fraud', keys)).changed,
+    }),
+  };
+}

@@ -1,0 +1,297 @@
+import type { Logger } from 'pino';
+import type { BlacklistIndex } from '../policy/blacklists/index.ts';
+import type { ListProbe } from '../policy/types.ts';
+import type { IdentityHashes, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
+import type { Store } from '../store/ports.ts';
+import { scorePayment } from '../intel/payment/score.ts';
+import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
+import { engineSignals, paymentDatasets, type PaymentEngines } from './engine-signals.ts';
+import { groupEvidence } from './evidence.ts';
+import { paymentFeatures } from './features.ts';
+import type { IdentityHasher } from './identity-hash.ts';
+import { normaliseIdentity } from './identity-values.ts';
+import type { ModelService } from './model-service.ts';
+import type { OutcomeApplier } from './outcome-applier.ts';
+import type { VelocitySource } from './velocity.ts';
+
+/** Version of the rule set and weights (docs/payment.md); stored with every scoring. */
+export const PAYMENT_RULE_SET = 'payment-rules/1';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Histories PF10016/PF10019 compare an amount with. */
+const CUSTOMER_HISTORY_DAYS = 365;
+const ACCOUNT_HISTORY_DAYS = 90;
+/** Account-wide amount statistics are cached this long per account and currency (they move slowly). */
+const ACCOUNT_STATS_TTL_MS = 60_000;
+/** Decayed evidence from which an identity counts as labelled fraud for the IP, email and phone checks. */
+export const FRAUD_EVIDENCE_THRESHOLD = 0.5;
+
+/** The identity hashes and probes of one transaction. */
+export interface TransactionIdentities {
+  hashes: IdentityHashes;
+  location: string | null;
+  cardBin: string | null;
+  cardLast4: string | null;
+  /** Normalised values for the account's lists (never stored). */
+  values: { ip?: string; email?: string; phone?: string; customer?: string; bin?: string };
+  /** (type, hash) pairs whose evidence is read, with their SVC group. */
+  evidence: Array<{ type: LabelType; valueHash: string; group: 'customer' | 'shared' }>;
+}
+
+export interface ScoreCall {
+  accountId: string;
+  live: boolean;
+  userId: string | null;
+  now: Date;
+}
+
+export interface ScoredPayment {
+  score: PaymentScore;
+  identities: TransactionIdentities;
+  features: string[];
+  dataVersions: Record<string, string>;
+}
+
+export interface PaymentServiceDeps {
+  store: Store;
+  engines: PaymentEngines;
+  hasher: IdentityHasher;
+  velocity: VelocitySource;
+  model: ModelService;
+  outcomes: OutcomeApplier;
+  logger: Logger;
+}
+
+function placeKey(input: PaymentInput): string | null {
+  for (const p of [input.customer, input.billing]) {
+    if (p.country !== undefined && (p.city !== undefined || p.region !== undefined)) {
+      return `${p.country}|${(p.region ?? '').toLowerCase()}|${(p.city ?? '').toLowerCase()}`;
+    }
+  }
+  const c = input.customer;
+  // About 11 km cells: two purchases in one town are one location.
+  if (c.latitude !== undefined && c.longitude !== undefined) return `geo|${c.latitude.toFixed(1)}|${c.longitude.toFixed(1)}`;
+  return null;
+}
+
+/**
+ * Payment scoring (spec "POST /scoring/payment"): gathers every signal the rules need (the other
+ * engines, the account's lists, exact velocity windows, decayed labels, amount history, the
+ * account's model), scores with the pure engine, and for live calls stores the scoring (card as
+ * BIN + last four + keyed hash) and applies a payment outcome that arrived before the scoring.
+ */
+export class PaymentService {
+  readonly #accountStats = new Map<string, { at: number; stats: Promise<AmountHistory | null> }>();
+
+  constructor(private readonly deps: PaymentServiceDeps) {}
+
+  get engines(): PaymentEngines {
+    return this.deps.engines;
+  }
+
+  get datasets() {
+    return paymentDatasets(this.deps.engines);
+  }
+
+  /** The keyed hashes of the transaction's identities (and the few plain values the lists need). */
+  identities(input: PaymentInput, userId: string | null): TransactionIdentities {
+    const h = this.deps.hasher;
+    const norm = (type: LabelType, v: string | undefined) => (v === undefined ? null : normaliseIdentity(type, v));
+    const customer = norm('customer_id', input.customerId);
+    const user = userId === null ? null : normaliseIdentity('customer_id', userId);
+    const email = norm('email', input.email);
+    const domain = email === null ? null : normaliseIdentity('email_domain', email);
+    const phone = norm('phone', input.phone);
+    const ip = norm('ip', input.ip);
+    const device = norm('device_id', input.deviceId);
+    const card = norm('card', input.cardNumber);
+    const bin = card === null ? null : card.slice(0, 6);
+    const location = placeKey(input);
+    const hashes: IdentityHashes = {
+      customer: customer === null ? null : h.hash('customer_id', customer),
+      user: user === null ? null : h.hash('customer_id', user),
+      email: email === null ? null : h.hash('email', email),
+      emailDomain: domain === null ? null : h.hash('email_domain', domain),
+      phone: phone === null ? null : h.hash('phone', phone),
+      ip: ip === null ? null : h.hash('ip', ip),
+      device: device === null ? null : h.hash('device_id', device),
+      card: card === null ? null : h.hash('card', card),
+    };
+    const evidence: TransactionIdentities['evidence'] = [];
+    const add = (type: LabelType, valueHash: string | null, group: 'customer' | 'shared') => {
+      if (valueHash !== null && !evidence.some((e) => e.type === type && e.valueHash === valueHash)) evidence.push({ type, valueHash, group });
+    };
+    add('customer_id', hashes.customer, 'customer');
+    add('customer_id', hashes.user, 'customer');
+    add('email', hashes.email, 'customer');
+    add('phone', hashes.phone, 'customer');
+    add('device_id', hashes.device, 'shared');
+    add('card', hashes.card, 'shared');
+    add('ip', hashes.ip, 'shared');
+    if (card !== null) {
+      add('card_bin', h.hash('card_bin', card.slice(0, 6)), 'shared');
+      if (card.length >= 8) add('card_bin', h.hash('card_bin', card.slice(0, 8)), 'shared');
+    }
+    return {
+      hashes,
+      location: location === null ? null : h.hash('text', `location\u0000${location}`),
+      cardBin: bin,
+      cardLast4: card !== null && card.length >= 10 ? card.slice(-4) : null,
+      values: {
+        ...(ip !== null && { ip }), ...(email !== null && { email }), ...(phone !== null && { phone }),
+        ...(customer !== null && { customer }), ...(bin !== null && { bin: card!.slice(0, 8) }),
+      },
+      evidence,
+    };
+  }
+
+  /** Scores one transaction; nothing is stored (see `record`). */
+  async score(call: ScoreCall, input: PaymentInput, lists: BlacklistIndex): Promise<ScoredPayment> {
+    const { store } = this.deps;
+    const ids = this.identities(input, call.userId);
+    const since = (ms: number) => new Date(call.now.getTime() - ms).toISOString();
+
+    const [evidenceRows, velocity, fraud30d, amounts] = await Promise.all([
+      store.evidence.forIdentities(call.accountId, ids.evidence),
+      this.velocity(call.accountId, ids, since),
+      ids.hashes.customer === null && ids.hashes.email === null
+        ? Promise.resolve(0)
+        : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, since(30 * DAY)),
+      this.amounts(call, input, ids),
+    ]);
+    const byType = (types: LabelType[]) => groupEvidence(evidenceRows.filter((r) => types.includes(r.type)), { all: types }, call.now).all ?? 0;
+    const customerKeys = new Set(ids.evidence.filter((e) => e.group === 'customer').map((e) => `${e.type}:${e.valueHash}`));
+    const customerRows = evidenceRows.filter((r) => customerKeys.has(`${r.type}:${r.valueHash}`));
+    const sharedRows = evidenceRows.filter((r) => !customerKeys.has(`${r.type}:${r.valueHash}`));
+    const labels = {
+      customer: groupEvidence(customerRows, { g: ['customer_id', 'email', 'phone'] }, call.now).g ?? 0,
+      shared: groupEvidence(sharedRows, { g: ['device_id', 'card', 'ip', 'card_bin'] }, call.now).g ?? 0,
+      customerFraud30d: fraud30d,
+    };
+    const engines = engineSignals(this.deps.engines, input, call.now, {
+      ipFraud: byType(['ip']) >= FRAUD_EVIDENCE_THRESHOLD,
+      emailFraud: byType(['email']) >= FRAUD_EVIDENCE_THRESHOLD,
+      phoneFraud: byType(['phone']) >= FRAUD_EVIDENCE_THRESHOLD,
+    });
+    const signals: PaymentSignals = {
+      now: call.now,
+      ...engines,
+      velocity,
+      lists: this.lists(lists, ids, engines.bin?.country ?? null),
+      labels,
+      model: { probability: this.deps.model.prior() },
+      amounts,
+    };
+    // The model reads what the rules found (its features include the fired rule ids), then PF10015 reads the model.
+    const first = scorePayment(input, signals);
+    const features = paymentFeatures(
+      input,
+      {
+        ruleIds: first.rules.map((r) => r.id).filter((id) => id !== 'PF10015'),
+        ipCountry: engines.ip?.country ?? null,
+        binCountry: engines.bin?.country ?? null,
+        emailDomainHash: ids.hashes.emailDomain,
+        deviceHash: ids.hashes.device,
+        now: call.now,
+      },
+      (s) => this.deps.hasher.hash('text', `feature\u0000${s}`),
+    );
+    const probability = await this.deps.model.predict(call.accountId, features);
+    const score = scorePayment(input, { ...signals, model: { probability } });
+    const dataVersions = Object.fromEntries(this.datasets.map((d) => [d.name, d.version]));
+    return { score, identities: ids, features, dataVersions };
+  }
+
+  /** Stores a live scoring with its final score, then applies an outcome that was waiting for it. */
+  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<StoredScoring> {
+    const ids = scored.identities;
+    const pending = input.transactionId === undefined ? null : await this.deps.store.outcomes.get(call.accountId, input.transactionId);
+    const scoring: NewScoring = {
+      accountId: call.accountId,
+      transactionId: input.transactionId ?? null,
+      scoredAt: call.now.toISOString(),
+      identities: ids.hashes,
+      cardBin: ids.cardBin,
+      cardLast4: ids.cardLast4,
+      location: ids.location,
+      amount: input.amount ?? null,
+      currency: input.currency ?? null,
+      score: finalScore,
+      rules: ruleIds,
+      features: scored.features,
+      ruleSet: PAYMENT_RULE_SET,
+      dataVersions: scored.dataVersions,
+      outcome: null,
+    };
+    const stored = await this.deps.store.scorings.insert(scoring);
+    await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
+    // Feedback that came first (spec: "applied automatically when the transaction is scored").
+    if (pending) await this.deps.outcomes.applyToScorings(call.accountId, pending, call.now);
+    return stored;
+  }
+
+  private lists(index: BlacklistIndex, ids: TransactionIdentities, binCountry: string | null): ListSignal {
+    const v = ids.values;
+    const has = (probes: ListProbe[]) => probes.length > 0 && index.hits(probes).length > 0;
+    const confirmed: ListProbe[] = [];
+    for (const e of ids.evidence) confirmed.push({ type: 'confirmed_fraud', value: `${e.type}:${e.valueHash}` });
+    const domain = v.email?.slice(v.email.lastIndexOf('@') + 1);
+    return {
+      ip: v.ip !== undefined && has([{ type: 'ip', value: v.ip }]),
+      email: v.email !== undefined && has([{ type: 'email', value: v.email }, { type: 'email_domain', value: domain! }]),
+      phone: v.phone !== undefined && has([{ type: 'phone', value: v.phone }]),
+      card: has([...(v.bin !== undefined ? [{ type: 'card_bin' as const, value: v.bin }] : []), ...(binCountry !== null ? [{ type: 'card_country' as const, value: binCountry }] : [])]),
+      customer: v.customer !== undefined && has([{ type: 'customer_id', value: v.customer }]),
+      confirmedFraud: has(confirmed),
+    };
+  }
+
+  private async velocity(accountId: string, ids: TransactionIdentities, since: (ms: number) => string): Promise<VelocitySignal> {
+    const h = ids.hashes;
+    const wanted: Array<[keyof VelocitySignal, VelocityQuery | null]> = [
+      ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: since(HOUR) } : null],
+      ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: since(DAY) } : null],
+      ['customerLastHour', h.customer ? { by: 'customer', hash: h.customer, since: since(HOUR) } : null],
+      ['customerLastDay', h.customer ? { by: 'customer', hash: h.customer, since: since(DAY) } : null],
+      ['cardLastDay', h.card ? { by: 'card', hash: h.card, since: since(DAY) } : null],
+      ['deviceLastDay', h.device ? { by: 'device', hash: h.device, since: since(DAY) } : null],
+      ['customerLocations30d', h.customer ? { by: 'customer', hash: h.customer, since: since(30 * DAY), distinct: 'location' } : null],
+      ['cardCustomers30d', h.card ? { by: 'card', hash: h.card, since: since(30 * DAY), distinct: 'customer' } : null],
+      ['customerCardsLastDay', h.customer ? { by: 'customer', hash: h.customer, since: since(DAY), distinct: 'card' } : null],
+      ['customerCards7d', h.customer ? { by: 'customer', hash: h.customer, since: since(7 * DAY), distinct: 'card' } : null],
+    ];
+    const asked = wanted.filter((w): w is [keyof VelocitySignal, VelocityQuery] => w[1] !== null);
+    if (asked.length === 0) return {};
+    const counts = await this.deps.velocity.velocity(accountId, asked.map((w) => w[1]));
+    const out: VelocitySignal = {};
+    asked.forEach(([name], i) => {
+      out[name] = counts[i] ?? 0;
+    });
+    return out;
+  }
+
+  private async amounts(call: ScoreCall, input: PaymentInput, ids: TransactionIdentities): Promise<PaymentSignals['amounts']> {
+    if (input.amount === undefined) return { customer: null, account: null };
+    const currency = input.currency ?? null;
+    const since = (days: number) => new Date(call.now.getTime() - days * DAY).toISOString();
+    const customerHash = ids.hashes.customer;
+    const customer = customerHash === null
+      ? Promise.resolve(null)
+      : this.deps.store.scorings.amountStats(call.accountId, currency, since(CUSTOMER_HISTORY_DAYS), customerHash).then((s) => (s.count > 0 ? s : null));
+    return { customer: await customer, account: await this.accountStats(call, currency, since(ACCOUNT_HISTORY_DAYS)) };
+  }
+
+  private accountStats(call: ScoreCall, currency: string | null, since: string): Promise<AmountHistory | null> {
+    const key = `${call.accountId}\u0000${currency ?? ''}`;
+    const now = call.now.getTime();
+    const hit = this.#accountStats.get(key);
+    if (hit && now - hit.at < ACCOUNT_STATS_TTL_MS && now >= hit.at) return hit.stats;
+    const stats = this.deps.store.scorings.amountStats(call.accountId, currency, since).then((s) => (s.count > 0 ? s : null));
+    // A failed read is not cached.
+    stats.catch(() => this.#accountStats.delete(key));
+    if (this.#accountStats.size > 10_000) this.#accountStats.clear();
+    this.#accountStats.set(key, { at: now, stats });
+    return stats;
+  }
+}
