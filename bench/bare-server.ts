@@ -9,4 +9,6 @@ const bodyFile = process.argv[3];
 const body = bodyFile ? readFileSync(bodyFile, 'utf8') : JSON.stringify({ data: { hello: 'world' }, status: 'success', executionTime: 0 });
 const app = Fastify({ logger: false });
 app.get('/bare', (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
+// POST benches (payment, feedback): the JSON body is parsed by Fastify, as Vigil reads it, then the same bytes are answered.
+app.post('/bare', (_req, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
 await app.listen({ port, host: '127.0.0.1' });

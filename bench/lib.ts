@@ -62,8 +62,8 @@ export interface LoadOptions {
   /** Fixed total request rate; absent: as fast as the server answers. */
   rate?: number;
   headers?: Record<string, string>;
-  /** Paths cycled through on `url`'s host; absent: `url` itself. */
-  requests?: Array<{ path: string }>;
+  /** Requests cycled through on `url`'s host (GET unless a method is given); absent: `url` itself. */
+  requests?: Array<{ path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }>;
 }
 
 /** One autocannon run; throws when any answer was not HTTP 2xx or a request failed. */

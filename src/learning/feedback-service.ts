@@ -1,6 +1,8 @@
 import { ApiError } from '../http/errors.ts';
+import type { Logger } from 'pino';
 import type { IdentityHashes, LabelType, OutcomeRecord, PaymentOutcome } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
+import { FeedbackBatch } from './feedback-batch.ts';
 import { kindOf, maskIdentity, parseEventFeedback, parsePaymentFeedback, type EventFeedback, type PaymentFeedback } from './feedback-input.ts';
 import type { IdentityHasher } from './identity-hash.ts';
 import { normaliseIdentity } from './identity-values.ts';
@@ -43,6 +45,8 @@ export interface FeedbackCall {
   now: Date;
   /** Test mode: validate, store nothing, answer as a first feedback would. */
   test: boolean;
+  /** The account setting autoBlacklistConfirmedFraud. */
+  autoBlacklist: boolean;
 }
 
 /** Event kinds whose subject is one transaction: a label by event_id is also its payment outcome. */
@@ -50,10 +54,10 @@ const PAYMENT_EVENT = 'fraud_payment';
 
 /**
  * The three feedback methods (spec "POST /feedback/payment", "/feedback/event", "/feedback/bulk"
- * and the two state tables). Writes are awaited before the answer: an acknowledged feedback is in
- * the store (SQLite WAL commit or PostgreSQL commit), so a crash right after loses nothing.
- * Feedback of one account is applied one at a time in this process, so concurrent retries of the
- * same item cannot both see "no record" and both create it.
+ * and the two state tables). Each call's writes (a single item's, or a whole bulk's) are committed in
+ * one transaction before the answer (FeedbackBatch): an acknowledged feedback is in the store with all
+ * its effects, and a crash leaves either all of it or none. Feedback of one account is applied one
+ * call at a time in this process, so concurrent retries of the same item cannot both create it.
  */
 export class FeedbackService {
   readonly #chains = new Map<string, Promise<unknown>>();
@@ -62,42 +66,84 @@ export class FeedbackService {
     private readonly store: Store,
     private readonly hasher: IdentityHasher,
     private readonly applier: OutcomeApplier,
+    private readonly unlist: { add: (accountId: string, keys: string[]) => Promise<unknown> },
+    private readonly logger: Logger,
   ) {}
 
   payment(call: FeedbackCall, body: unknown): Promise<PaymentFeedbackResult> {
     const fb = parsePaymentFeedback(body, call.now);
-    return this.serial(call.accountId, () => this.applyPayment(call, fb));
+    return this.inBatch(call, (batch) => this.applyPayment(call, batch, fb));
   }
 
   label(call: FeedbackCall, body: unknown): Promise<LabelFeedbackResult> {
     const fb = parseEventFeedback(body, call.now);
-    return this.serial(call.accountId, () => this.applyLabel(call, fb));
+    return this.inBatch(call, (batch) => this.applyLabel(call, batch, fb));
   }
 
-  /** Items in order, each on its own: a rejected item is reported and the next one goes on. */
-  async bulk(call: FeedbackCall, items: readonly unknown[]): Promise<BulkResult> {
-    const out: BulkResult = { received: items.length, created: 0, updated: 0, unchanged: 0, pending: 0, failed: 0, results: [] };
-    for (const [index, item] of items.entries()) {
-      let kind: string | null = null;
-      try {
-        kind = kindOf(item);
-        if (kind === 'payment') {
-          const r = await this.payment(call, item);
-          out.results.push({ index, kind, ...r });
-          if (r.status === 'pending' && r.label === 'created') out.pending++;
-          else out[r.label]++;
-        } else {
-          const r = await this.label(call, item);
-          out.results.push({ index, kind: 'event', ...r });
-          out[r.status]++;
+  /** Items in order, each on its own (a rejected item is reported and the next one goes on), committed together. */
+  bulk(call: FeedbackCall, items: readonly unknown[]): Promise<BulkResult> {
+    return this.inBatch(call, async (batch) => {
+      const out: BulkResult = { received: items.length, created: 0, updated: 0, unchanged: 0, pending: 0, failed: 0, results: [] };
+      for (const [index, item] of items.entries()) {
+        let kind: string | null = null;
+        try {
+          kind = kindOf(item);
+          if (kind === 'payment') {
+            const r = await this.applyPayment(call, batch, parsePaymentFeedback(item, call.now));
+            out.results.push({ index, kind, ...r });
+            if (r.status === 'pending' && r.label === 'created') out.pending++;
+            else out[r.label]++;
+          } else {
+            const r = await this.applyLabel(call, batch, parseEventFeedback(item, call.now));
+            out.results.push({ index, kind: 'event', ...r });
+            out[r.status]++;
+          }
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          out.failed++;
+          out.results.push({ index, kind, status: 'error', code: err.code, description: err.message });
         }
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        out.failed++;
-        out.results.push({ index, kind, status: 'error', code: err.code, description: err.message });
       }
-    }
-    return out;
+      return out;
+    });
+  }
+
+  /**
+   * A payment outcome that arrived before its transaction was scored meets its first scoring (or an
+   * applied one meets a new scoring of the same id): written on the scorings and learned from.
+   */
+  applyToScoring(call: FeedbackCall, transactionId: string): Promise<void> {
+    return this.inBatch(call, async (batch) => {
+      const record = await batch.outcome(transactionId);
+      if (!record) return;
+      const scorings = await this.store.scorings.byTransaction(call.accountId, transactionId);
+      batch.setScoringOutcome(transactionId, record.outcome, record.fraud);
+      const applied: OutcomeRecord = { ...record, status: 'applied', updatedAt: call.now.toISOString() };
+      if (record.status === 'pending') batch.putOutcome(applied);
+      // Every scoring is new to this outcome's class when it was pending; later scorings of an applied id too.
+      const fresh = record.status === 'pending' ? scorings : scorings.slice(-1);
+      await this.applier.learn(batch, applied, fresh, scorings, null, call.now);
+    });
+  }
+
+  /** Runs `work` on a new batch in the account's queue, commits it, then applies list additions. */
+  private inBatch<T>(call: FeedbackCall, work: (batch: FeedbackBatch) => Promise<T>): Promise<T> {
+    return this.serial(call.accountId, async () => {
+      const batch = new FeedbackBatch(this.store, call.accountId);
+      const result = await work(batch);
+      if (call.test) return result;
+      await batch.commit();
+      if (call.autoBlacklist && batch.blacklist.size > 0) {
+        // Idempotent: a retry after a crash between the commit and this adds them again.
+        try {
+          await this.unlist.add(call.accountId, [...batch.blacklist]);
+        } catch (err) {
+          this.logger.error({ err, accountId: call.accountId }, 'automatic confirmed_fraud blacklisting failed');
+          throw err;
+        }
+      }
+      return result;
+    });
   }
 
   private serial<T>(accountId: string, work: () => Promise<T>): Promise<T> {
@@ -128,14 +174,14 @@ export class FeedbackService {
     };
   }
 
-  private async applyPayment(call: FeedbackCall, fb: PaymentFeedback): Promise<PaymentFeedbackResult> {
+  private async applyPayment(call: FeedbackCall, batch: FeedbackBatch, fb: PaymentFeedback): Promise<PaymentFeedbackResult> {
     const { accountId, now } = call;
     const occurredAt = fb.occurredAt ?? now.toISOString();
     if (call.test) {
       return { transaction_id: fb.transactionId, outcome: fb.outcome, status: 'pending', matched: 0, label: 'created' };
     }
     const [current, scorings] = await Promise.all([
-      this.store.outcomes.get(accountId, fb.transactionId),
+      batch.outcome(fb.transactionId),
       this.store.scorings.byTransaction(accountId, fb.transactionId),
     ]);
     const decision = nextOutcome(current, { outcome: fb.outcome, reason: fb.reason ?? null, occurredAt }, scorings.length);
@@ -152,40 +198,43 @@ export class FeedbackService {
       identities: mergeIdentities(current?.identities, sent),
       updatedAt: now.toISOString(),
     };
-    let matched = scorings.length;
     if (decision.write) {
-      await this.store.outcomes.put(record);
-      if (decision.outcomeChanged && scorings.length > 0) matched = await this.store.scorings.setOutcome(accountId, fb.transactionId, record.outcome, record.fraud);
+      batch.putOutcome(record);
+      if (decision.outcomeChanged && scorings.length > 0) batch.setScoringOutcome(fb.transactionId, record.outcome, record.fraud);
       if (decision.outcomeChanged || (current?.status === 'pending' && decision.status === 'applied')) {
         const previousClass = current && current.status === 'applied' ? trainingLabel(current.outcome, current.fraud) : null;
-        await this.applier.learn(accountId, record, scorings, scorings, previousClass, now);
+        await this.applier.learn(batch, record, scorings, scorings, previousClass, now);
       }
+    } else if (record.fraud) {
+      // A retry of a fraud outcome re-queues its list entries (idempotent), in case a crash came between commit and listing.
+      for (const s of scorings) for (const key of listKeys(s.identities)) batch.blacklist.add(key);
     }
-    return { transaction_id: fb.transactionId, outcome: record.outcome, status: record.status, matched: record.status === 'applied' ? matched : 0, label: decision.label };
+    return { transaction_id: fb.transactionId, outcome: record.outcome, status: record.status, matched: record.status === 'applied' ? scorings.length : 0, label: decision.label };
   }
 
-  private async applyLabel(call: FeedbackCall, fb: EventFeedback): Promise<LabelFeedbackResult> {
-    if ('eventId' in fb) return this.applyEventLabel(call, fb.eventId, fb);
+  private async applyLabel(call: FeedbackCall, batch: FeedbackBatch, fb: EventFeedback): Promise<LabelFeedbackResult> {
+    if ('eventId' in fb) return this.applyEventLabel(call, batch, fb.eventId, fb);
     const normal = normaliseIdentity(fb.type, fb.value);
     if (normal === null) throw new ApiError(131, `The value is not a valid ${fb.type}.`);
     const shown = maskIdentity(fb.type, normal);
     if (call.test) return { type: fb.type, value: shown, label: fb.label, status: 'created' };
     const hash = this.hasher.hash(fb.type, normal);
-    const status = await this.putLabel(call, fb.type, hash, 'label', fb, shown);
+    const status = await this.putLabel(call, batch, fb.type, hash, 'label', fb, shown);
     return { type: fb.type, value: shown, label: fb.label, status };
   }
 
   /** Writes the label of one identity under one origin; returns the state table's status. */
-  private async putLabel(call: FeedbackCall, type: LabelType, hash: string, origin: string, fb: Pick<EventFeedback, 'label' | 'reason' | 'source' | 'occurredAt'>, masked: string) {
-    const current = await this.store.evidence.get(call.accountId, type, hash, origin);
+  private async putLabel(call: FeedbackCall, batch: FeedbackBatch, type: LabelType, hash: string, origin: string, fb: Pick<EventFeedback, 'label' | 'reason' | 'source' | 'occurredAt'>, masked: string) {
+    const current = await batch.evidence(type, hash, origin);
     const next = nextLabel(current?.label ?? null, fb.label);
     if (next.status !== 'unchanged') {
-      await this.store.evidence.put({
+      batch.putEvidence({
         accountId: call.accountId, type, valueHash: hash, origin, label: next.label, masked,
         reason: fb.reason ?? null, source: fb.source ?? null, occurredAt: fb.occurredAt ?? call.now.toISOString(), updatedAt: call.now.toISOString(),
       });
-      if (next.label === 'fraud') await this.applier.autoBlacklist(call.accountId, [{ type, hash }]);
     }
+    // Also on a retry: listing is idempotent, and repairs a crash between commit and listing.
+    if (next.label === 'fraud') batch.blacklist.add(`${type}:${hash}`);
     return next.status;
   }
 
@@ -194,17 +243,17 @@ export class FeedbackService {
    * gets the label (origin `event:<id>`); for a payment alert the transaction also gets the outcome
    * fraud_confirmed or legit_confirmed, as a payment feedback would.
    */
-  private async applyEventLabel(call: FeedbackCall, eventId: number, fb: EventFeedback): Promise<LabelFeedbackResult> {
+  private async applyEventLabel(call: FeedbackCall, batch: FeedbackBatch, eventId: number, fb: EventFeedback): Promise<LabelFeedbackResult> {
     const event = await this.store.events.getEvent(call.accountId, eventId);
     if (!event) throw new ApiError(131, `No event ${eventId} exists for this account: send the event_id of an event from the event log or a webhook.`);
     if (call.test) return { event_id: eventId, label: fb.label, status: 'created' };
     let status: LabelFeedbackResult['status'] = 'unchanged';
     if (event.identity) {
-      status = await this.putLabel(call, event.identity.type, event.identity.hash, `event:${eventId}`, fb, maskedHash(event.identity.hash));
+      status = await this.putLabel(call, batch, event.identity.type, event.identity.hash, `event:${eventId}`, fb, maskedHash(event.identity.hash));
     }
     const transactionId = event.kind === PAYMENT_EVENT ? event.summary.transaction_id : undefined;
     if (typeof transactionId === 'string' && transactionId !== '') {
-      const r = await this.applyPayment(call, {
+      const r = await this.applyPayment(call, batch, {
         transactionId,
         outcome: fb.label === 'fraud' ? 'fraud_confirmed' : 'legit_confirmed',
         reason: fb.reason,
@@ -222,4 +271,10 @@ function mergeIdentities(before: IdentityHashes | undefined, now: IdentityHashes
   const out = { ...before };
   for (const [k, v] of Object.entries(now) as Array<[keyof IdentityHashes, string | null]>) if (v !== null) out[k] = v;
   return out;
+}
+
+/** confirmed_fraud keys of a scoring's identities. */
+function listKeys(h: IdentityHashes): string[] {
+  const pairs: Array<[LabelType, string | null]> = [['customer_id', h.customer], ['customer_id', h.user], ['email', h.email], ['phone', h.phone], ['ip', h.ip], ['device_id', h.device], ['card', h.card]];
+  return pairs.filter((p): p is [LabelType, string] => p[1] !== null).map(([type, hash]) => `${type}:${hash}`);
 }

@@ -43,15 +43,18 @@ export function createLearning(opts: LearningOptions): Learning {
   const hasher = new IdentityHasher(opts.secret);
   const model = new ModelService(store.model);
   const velocity = opts.velocity ?? storeVelocity(store);
-  const applier = new OutcomeApplier(store, model, opts.policy.lists, logger);
+  const applier = new OutcomeApplier(model);
+  const feedback = new FeedbackService(store, hasher, applier, {
+    add: (accountId, keys) => opts.policy.lists.add(accountId, 'confirmed_fraud', keys, { note: 'feedback' }),
+  }, logger);
   return {
     hasher,
     model,
     velocity,
     snapshots: opts.policy.snapshots,
     labels: new LabelLookups(store, hasher),
-    payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, outcomes: applier, logger }),
-    feedback: new FeedbackService(store, hasher, applier),
+    payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, feedback, logger }),
+    feedback,
     deletion: new DeletionService({
       store, counters: opts.counters, hasher, velocity, flushLogs: opts.flushLogs,
       unlist: async (accountId, keys) => (await opts.policy.lists.remove(accountId, 'confirmed_fraud', keys)).changed,

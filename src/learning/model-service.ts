@@ -1,15 +1,15 @@
-import type { ModelPort, ModelUpdate } from '../store/learning-ports.ts';
+import type { ModelPort } from '../store/learning-ports.ts';
+import type { FeedbackBatch } from './feedback-batch.ts';
 import { FTRL_DEFAULTS, FTRL_PRIOR, predict, stateOf, update, weightOf, type FtrlParams, type FtrlPrior } from './ftrl.ts';
 
 /**
  * The per-account fraud model (PF10015): FTRL-proximal logistic regression over the hashed
  * features of each transaction (features.ts), starting from the documented prior and learning from
- * payment outcomes and labels. Weights live in the store; updates of one account are applied one at
- * a time in this process (read-modify-write of a few coordinates), and each is kept in the history.
+ * payment outcomes. Weights live in the store; training steps are written with the feedback batch
+ * that caused them (one transaction), and batches of an account run one at a time (FeedbackService),
+ * so no step reads weights another step is about to replace. Each step is kept in the history.
  */
 export class ModelService {
-  readonly #chains = new Map<string, Promise<unknown>>();
-
   constructor(
     private readonly port: ModelPort,
     private readonly params: FtrlParams = FTRL_DEFAULTS,
@@ -26,26 +26,17 @@ export class ModelService {
     return predict(features, stateOf(rows), this.params, this.priorLogit);
   }
 
-  /** One training step on one labelled transaction (1 fraud, 0 legit); serialised per account. */
-  learn(accountId: string, features: readonly string[], label: 0 | 1, origin: string, at: Date): Promise<void> {
-    const previous = this.#chains.get(accountId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
-      const state = stateOf(await this.port.weights(accountId, features));
-      const { before, changed } = update(features, state, label, this.params, this.priorLogit);
-      const history: ModelUpdate = {
-        accountId,
-        at: at.toISOString(),
-        origin,
-        label,
-        before,
-        weights: Object.fromEntries(changed.map((w) => [w.feature, weightOf(w, this.params)])),
-      };
-      await this.port.update(accountId, changed, history);
+  /** One training step on one labelled transaction (1 fraud, 0 legit), written into the batch. */
+  async train(batch: FeedbackBatch, features: readonly string[], label: 0 | 1, origin: string, at: Date): Promise<void> {
+    const state = stateOf(await batch.weights(features));
+    const { before, changed } = update(features, state, label, this.params, this.priorLogit);
+    batch.model(changed, {
+      accountId: batch.accountId,
+      at: at.toISOString(),
+      origin,
+      label,
+      before,
+      weights: Object.fromEntries(changed.map((w) => [w.feature, weightOf(w, this.params)])),
     });
-    this.#chains.set(accountId, next);
-    void next.finally(() => {
-      if (this.#chains.get(accountId) === next) this.#chains.delete(accountId);
-    }).catch(() => undefined);
-    return next;
   }
 }

@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
-import type { ListsService } from '../policy/lists-service.ts';
 import type { IdentityField, IdentityHashes, LabelType, OutcomeRecord, PaymentOutcome, StoredScoring } from '../store/learning-ports.ts';
-import type { Store } from '../store/ports.ts';
+import type { FeedbackBatch } from './feedback-batch.ts';
 import type { ModelService } from './model-service.ts';
 
 /** Which evidence type each identity of a transaction feeds (the email domain is too broad to label from one payment). */
@@ -34,40 +32,23 @@ export function maskedHash(hash: string): string {
 }
 
 /**
- * The effects of a payment outcome on learning: identities of the transaction (of every scoring of
- * it, and those sent with the feedback for a never-scored one) get evidence under the origin
- * `payment:<transaction_id>` (replaced when the outcome changes, so retries never add weight), the
- * account's model trains on each scoring once per change of class, and with the account setting on,
- * fraud identities join the `confirmed_fraud` list.
+ * The effects of a payment outcome on learning, written into the feedback batch: identities of the
+ * transaction (of every scoring of it, and those sent with the feedback for a never-scored one) get
+ * evidence under the origin `payment:<transaction_id>` (replaced when the outcome changes, so retries
+ * never add weight), the account's model trains on each scoring once per change of class, and fraud
+ * identities are queued for the `confirmed_fraud` list (added when the account setting is on).
  */
 export class OutcomeApplier {
-  constructor(
-    private readonly store: Store,
-    private readonly model: ModelService,
-    private readonly lists: ListsService,
-    private readonly logger: Logger,
-  ) {}
-
-  /** A pending outcome meets its first scoring: written on the scorings, then learned from. */
-  async applyToScorings(accountId: string, pending: OutcomeRecord, now: Date): Promise<number> {
-    const matched = await this.store.scorings.setOutcome(accountId, pending.transactionId, pending.outcome, pending.fraud);
-    const applied: OutcomeRecord = { ...pending, status: 'applied', updatedAt: now.toISOString() };
-    if (pending.status === 'pending') await this.store.outcomes.put(applied);
-    const scorings = await this.store.scorings.byTransaction(accountId, pending.transactionId);
-    // Every scoring is new to this outcome's class when it was pending; later scorings of an applied id too.
-    const fresh = pending.status === 'pending' ? scorings : scorings.slice(-1);
-    await this.learn(accountId, applied, fresh, scorings, null, now);
-    return matched;
-  }
+  constructor(private readonly model: ModelService) {}
 
   /**
-   * Learns from a written outcome. `trainOn`: scorings the model trains on; `all`: scorings whose
-   * identities get evidence; `previousClass`: the training label of the outcome this one replaced.
+   * `trainOn`: scorings the model trains on; `all`: scorings whose identities get evidence;
+   * `previousClass`: the training label of the outcome this one replaced.
    */
-  async learn(accountId: string, record: OutcomeRecord, trainOn: readonly StoredScoring[], all: readonly StoredScoring[], previousClass: 0 | 1 | null, now: Date): Promise<void> {
+  async learn(batch: FeedbackBatch, record: OutcomeRecord, trainOn: readonly StoredScoring[], all: readonly StoredScoring[], previousClass: 0 | 1 | null, now: Date): Promise<void> {
     const origin = `payment:${record.transactionId}`;
     const label = evidenceLabel(record.outcome, record.fraud);
-    await this.store.evidence.deleteByOrigin(accountId, origin);
+    batch.dropEvidenceOrigin(origin);
     const identities = new Map<string, { type: LabelType; hash: string }>();
     const collect = (h: IdentityHashes) => {
       for (const [field, type] of Object.entries(EVIDENCE_TYPE) as Array<[IdentityField, LabelType]>) {
@@ -79,29 +60,16 @@ export class OutcomeApplier {
     collect(record.identities);
     if (label) {
       for (const { type, hash } of identities.values()) {
-        await this.store.evidence.put({
-          accountId, type, valueHash: hash, origin, label, masked: maskedHash(hash),
+        batch.putEvidence({
+          accountId: batch.accountId, type, valueHash: hash, origin, label, masked: maskedHash(hash),
           reason: record.reason, source: 'payment feedback', occurredAt: record.occurredAt, updatedAt: now.toISOString(),
         });
       }
     }
     const cls = trainingLabel(record.outcome, record.fraud);
     if (cls !== null && cls !== previousClass) {
-      for (const s of trainOn) await this.model.learn(accountId, s.features, cls, origin, now);
+      for (const s of trainOn) await this.model.train(batch, s.features, cls, origin, now);
     }
-    if (label === 'fraud') await this.autoBlacklist(accountId, [...identities.values()]);
-  }
-
-  /** With `autoBlacklistConfirmedFraud` on, adds `<type>:<hash>` keys to the account's confirmed_fraud list. */
-  async autoBlacklist(accountId: string, identities: ReadonlyArray<{ type: LabelType; hash: string }>): Promise<void> {
-    if (identities.length === 0) return;
-    const account = await this.store.accounts.getAccount(accountId);
-    if (!account?.settings.autoBlacklistConfirmedFraud) return;
-    try {
-      await this.lists.add(accountId, 'confirmed_fraud', identities.map((i) => `${i.type}:${i.hash}`), { note: 'feedback' });
-    } catch (err) {
-      this.logger.error({ err, accountId }, 'automatic confirmed_fraud blacklisting failed');
-      throw err;
-    }
+    if (label === 'fraud') for (const key of identities.keys()) batch.blacklist.add(key);
   }
 }

@@ -11,7 +11,7 @@ import { paymentFeatures } from './features.ts';
 import type { IdentityHasher } from './identity-hash.ts';
 import { normaliseIdentity } from './identity-values.ts';
 import type { ModelService } from './model-service.ts';
-import type { OutcomeApplier } from './outcome-applier.ts';
+import type { FeedbackService } from './feedback-service.ts';
 import type { VelocitySource } from './velocity.ts';
 
 /** Version of the rule set and weights (docs/payment.md); stored with every scoring. */
@@ -44,6 +44,8 @@ export interface ScoreCall {
   live: boolean;
   userId: string | null;
   now: Date;
+  /** The account setting autoBlacklistConfirmedFraud (for an outcome applied at scoring time). */
+  autoBlacklist: boolean;
 }
 
 export interface ScoredPayment {
@@ -59,7 +61,8 @@ export interface PaymentServiceDeps {
   hasher: IdentityHasher;
   velocity: VelocitySource;
   model: ModelService;
-  outcomes: OutcomeApplier;
+  /** Applies a payment outcome that was waiting for this transaction's scoring. */
+  feedback: Pick<FeedbackService, 'applyToScoring'>;
   logger: Logger;
 }
 
@@ -227,7 +230,7 @@ export class PaymentService {
     const stored = await this.deps.store.scorings.insert(scoring);
     await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
     // Feedback that came first (spec: "applied automatically when the transaction is scored").
-    if (pending) await this.deps.outcomes.applyToScorings(call.accountId, pending, call.now);
+    if (pending) await this.deps.feedback.applyToScoring({ accountId: call.accountId, now: call.now, test: false, autoBlacklist: call.autoBlacklist }, pending.transactionId);
     return stored;
   }
 

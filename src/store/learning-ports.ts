@@ -191,8 +191,27 @@ export interface ModelPort {
 
 /** Everything of scoring and learning in one place, as Store exposes it. */
 export interface LearningStore {
+  /** Atomic batches of feedback writes (see LearningWrite). */
+  readonly learning: LearningWriter;
   readonly scorings: ScoringsPort;
   readonly outcomes: OutcomesPort;
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
+}
+
+/**
+ * One write of a feedback batch. A batch is applied in order in ONE transaction (all or nothing), so a
+ * payment outcome and its effects (outcome on the scorings, evidence, model) are never split by a crash,
+ * and a bulk feedback of 1000 items costs one commit.
+ */
+export type LearningWrite =
+  | { kind: 'outcome'; record: OutcomeRecord }
+  | { kind: 'scoringOutcome'; accountId: string; transactionId: string; outcome: PaymentOutcome; fraud: boolean }
+  | { kind: 'evidence'; evidence: Evidence }
+  | { kind: 'dropEvidenceOrigin'; accountId: string; origin: string }
+  | { kind: 'model'; accountId: string; weights: readonly ModelWeight[]; history: ModelUpdate };
+
+export interface LearningWriter {
+  /** Applies the writes in order in one transaction; nothing is written when one fails (checked before writing where possible). */
+  apply(writes: readonly LearningWrite[]): Promise<void>;
 }

@@ -8,6 +8,7 @@ import {
   type IdentityField,
   type IdentityHashes,
   type LabelType,
+  type LearningWrite,
   type ModelUpdate,
   type ModelWeight,
   type NewScoring,
@@ -625,4 +626,57 @@ export const MAX_HISTORY_LIMIT = 1000;
 export function historyLimit(limit: number): number {
   if (typeof limit !== 'number' || Number.isNaN(limit)) throw new RangeError(`history limit must be a number, got ${String(limit)}`);
   return Math.min(MAX_HISTORY_LIMIT, Math.max(1, Math.trunc(limit)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Feedback batches (LearningWriter)
+
+/** One write of a batch, checked and in the shape the backends bind (same checks as the single-operation methods). */
+export type CheckedLearningWrite =
+  | { kind: 'outcome'; values: OutcomeValues }
+  | { kind: 'scoringOutcome'; accountId: string; transactionId: string; outcome: PaymentOutcome; fraud: boolean }
+  /** Positional parameters in EVIDENCE_COLUMNS order. */
+  | { kind: 'evidence'; params: unknown[] }
+  | { kind: 'dropEvidenceOrigin'; accountId: string; origin: string }
+  | { kind: 'model'; accountId: string; weights: ModelWeight[]; history: ModelUpdateValues };
+
+function learningWrite(write: LearningWrite): CheckedLearningWrite {
+  switch (write.kind) {
+    case 'outcome':
+      return { kind: 'outcome', values: outcomeValues(write.record) };
+    case 'scoringOutcome':
+      return {
+        kind: 'scoringOutcome',
+        accountId: requiredString(write.accountId, 'accountId'),
+        transactionId: requiredString(write.transactionId, 'transactionId'),
+        outcome: paymentOutcome(write.outcome),
+        fraud: boolean(write.fraud, 'fraud'),
+      };
+    case 'evidence':
+      return { kind: 'evidence', params: evidenceParams(write.evidence) };
+    case 'dropEvidenceOrigin':
+      return { kind: 'dropEvidenceOrigin', accountId: requiredString(write.accountId, 'accountId'), origin: requiredString(write.origin, 'origin') };
+    case 'model':
+      return { kind: 'model', accountId: requiredString(write.accountId, 'accountId'), weights: modelWeights(write.weights), history: modelUpdateValues(write.accountId, write.history) };
+    default:
+      throw new RangeError(`unknown learning write kind: ${JSON.stringify((write as { kind?: unknown }).kind)}`);
+  }
+}
+
+/**
+ * Checks every write of a batch before anything is written: the first bad one refuses the whole batch, its
+ * message prefixed with its position (`learning write 3 (evidence): unknown label type: ...`).
+ */
+export function learningWrites(writes: readonly LearningWrite[]): CheckedLearningWrite[] {
+  const list: unknown = writes;
+  if (!Array.isArray(list)) throw new RangeError('learning writes must be an array');
+  return writes.map((write, i) => {
+    try {
+      if (typeof write !== 'object' || write === null) throw new RangeError('a learning write must be an object');
+      return learningWrite(write);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new RangeError(`learning write ${i} (${String((write as { kind?: unknown } | null)?.kind)}): ${message}`, { cause: error });
+    }
+  });
 }

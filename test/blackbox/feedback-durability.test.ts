@@ -332,12 +332,9 @@ describe('black box: acknowledged feedback survives SIGKILL', () => {
     await stop(second);
   });
 
-  // Known gap, kept as a todo so that it neither hides nor makes the run flaky: FeedbackService.applyPayment
-  // commits the outcome row, then the scorings' outcome, then OutcomeApplier.learn (evidence, model) in
-  // separate transactions. A crash in between leaves an outcome without its effects, and the retry
-  // answers "unchanged" without repairing them, so SVC2001/SVC2002 never see that chargeback. The window
-  // is hit in roughly one run in ten; remove `todo` once outcome and effects are atomic or a retry repairs them.
-  it('an unanswered outcome cut by the kill is complete after the client retries it', { todo: 'outcome row and its effects are not written atomically (feedback-service.ts applyPayment)' }, () => {
+  // An outcome and its effects (outcome on the scorings, evidence, model) are one transaction
+  // (FeedbackBatch): a kill leaves all of them or none, so an unanswered outcome is complete after the retry.
+  it('an unanswered outcome cut by the kill is complete after the client retries it', () => {
     assert.ok(orphansAfterRetry, 'the durability test ran');
     assert.deepEqual(orphansAfterRetry, []);
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Evidence, IdentityField, IdentityHashes, LabelType, ModelUpdate, NewScoring, OutcomeRecord, PaymentOutcome } from '../../src/store/learning-ports.ts';
+import type { Evidence, IdentityField, IdentityHashes, LabelType, LearningWrite, ModelUpdate, NewScoring, OutcomeRecord, PaymentOutcome } from '../../src/store/learning-ports.ts';
 import type { Store } from '../../src/store/ports.ts';
 import { uid } from './fixtures.ts';
 
@@ -628,6 +628,267 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         assert.deepEqual(await store.model.allWeights(acct), []);
         assert.deepEqual(await store.model.history(acct, 10), []);
         await assert.rejects(store.model.history(acct, Number.NaN), /limit/);
+      });
+    });
+
+    describe('learning writer (batches)', () => {
+      /** Everything a batch can write about `acct`, read back through the ports. */
+      async function snapshot(acct: string, txs: readonly string[], identities: ReadonlyArray<{ type: LabelType; valueHash: string }>, features: readonly string[]) {
+        return {
+          outcomes: await Promise.all(txs.map((tx) => store.outcomes.get(acct, tx))),
+          scorings: await Promise.all(txs.map(async (tx) => (await store.scorings.byTransaction(acct, tx)).map((s) => s.outcome))),
+          evidence: await store.evidence.forIdentities(acct, identities),
+          weights: await store.model.weights(acct, features),
+          history: await store.model.history(acct, 1000),
+        };
+      }
+
+      it('applies a mixed batch: outcomes, outcomes on scorings, evidence, dropped origins, model', async () => {
+        const acct = uid('acct');
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-a', scoredAt: at(-2) }));
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-a', scoredAt: at(-1) }));
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-b' }));
+        const stale = makeEvidence(acct, { type: 'ip', valueHash: 'ip-1', origin: 'payment:tx-b' });
+        await store.evidence.put(stale);
+
+        const outcomeA = makeOutcome(acct, 'tx-a', { status: 'applied', reason: AWKWARD, identities: fullIdentities('a') });
+        const outcomeP = makeOutcome(acct, 'tx-pending', { outcome: 'legit_confirmed', fraud: false, reason: null, occurredAt: '2024-06-02T00:00:00+01:00' });
+        const emailA = makeEvidence(acct, { type: 'email', valueHash: 'email-a', origin: 'payment:tx-a', masked: AWKWARD });
+        const cardA = makeEvidence(acct, { type: 'card', valueHash: 'card-a', origin: 'payment:tx-a', label: 'legit', reason: null, source: null });
+        const update = makeUpdate(acct, { origin: 'payment:tx-a', weights: { f1: 0.5, [AWKWARD]: -1 } });
+        const weights = [
+          { feature: 'f1', z: 0.25, n: 1 },
+          { feature: AWKWARD, z: -3.5, n: 2 },
+        ];
+        const writes: LearningWrite[] = [
+          { kind: 'outcome', record: outcomeA },
+          { kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-a', outcome: 'chargeback', fraud: true },
+          { kind: 'evidence', evidence: emailA },
+          { kind: 'evidence', evidence: cardA },
+          { kind: 'model', accountId: acct, weights, history: update },
+          { kind: 'outcome', record: outcomeP },
+          { kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-unscored', outcome: 'declined', fraud: false },
+          { kind: 'dropEvidenceOrigin', accountId: acct, origin: 'payment:tx-b' },
+        ];
+        assert.equal(await store.learning.apply(writes), undefined);
+
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-a'), outcomeA);
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-pending'), { ...outcomeP, occurredAt: '2024-06-01T23:00:00.000Z' });
+        assert.deepEqual(
+          (await store.scorings.byTransaction(acct, 'tx-a')).map((s) => s.outcome),
+          ['chargeback', 'chargeback'],
+        );
+        assert.deepEqual(
+          (await store.scorings.byTransaction(acct, 'tx-b')).map((s) => s.outcome),
+          [null],
+        );
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'cust-a', at(-1000)), 1);
+        assert.deepEqual(await store.evidence.get(acct, 'email', 'email-a', 'payment:tx-a'), emailA);
+        assert.deepEqual(await store.evidence.get(acct, 'card', 'card-a', 'payment:tx-a'), cardA);
+        assert.equal(await store.evidence.get(acct, 'ip', 'ip-1', 'payment:tx-b'), null);
+        assert.deepEqual(await store.model.allWeights(acct), [
+          { feature: 'f1', z: 0.25, n: 1 },
+          { feature: AWKWARD, z: -3.5, n: 2 },
+        ]);
+        assert.deepEqual(await store.model.history(acct, 10), [update]);
+      });
+
+      it('applies the writes in order: evidence, drop of its origin, evidence again leaves the last one', async () => {
+        const acct = uid('acct');
+        const first = makeEvidence(acct, { type: 'email', valueHash: 'h1', origin: 'payment:tx-1' });
+        const sameKeyLater = makeEvidence(acct, { type: 'email', valueHash: 'h1', origin: 'payment:tx-1', label: 'legit', updatedAt: at(9) });
+        const otherHash = makeEvidence(acct, { type: 'phone', valueHash: 'h2', origin: 'payment:tx-1' });
+        const again = makeEvidence(acct, { type: 'ip', valueHash: 'h3', origin: 'payment:tx-1' });
+        await store.learning.apply([
+          { kind: 'evidence', evidence: first },
+          { kind: 'evidence', evidence: otherHash },
+          { kind: 'dropEvidenceOrigin', accountId: acct, origin: 'payment:tx-1' },
+          { kind: 'evidence', evidence: again },
+          { kind: 'evidence', evidence: first },
+          { kind: 'evidence', evidence: sameKeyLater },
+        ]);
+        const key = (e: Evidence): string => `${e.type}|${e.valueHash}|${e.origin}`;
+        const found = await store.evidence.forIdentities(acct, [
+          { type: 'email', valueHash: 'h1' },
+          { type: 'phone', valueHash: 'h2' },
+          { type: 'ip', valueHash: 'h3' },
+        ]);
+        assert.deepEqual(
+          found.sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+          [sameKeyLater, again].sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+        );
+
+        // A drop after the last evidence of its origin leaves none; repeated writes of one key keep the last.
+        await store.learning.apply([
+          { kind: 'evidence', evidence: makeEvidence(acct, { type: 'ip', valueHash: 'h4', origin: 'event:1' }) },
+          { kind: 'dropEvidenceOrigin', accountId: acct, origin: 'event:1' },
+          { kind: 'dropEvidenceOrigin', accountId: acct, origin: 'event:1' },
+          { kind: 'outcome', record: makeOutcome(acct, 'tx-o', { outcome: 'chargeback' }) },
+          { kind: 'outcome', record: makeOutcome(acct, 'tx-o', { outcome: 'refunded', fraud: false }) },
+        ]);
+        assert.deepEqual(await store.evidence.forIdentities(acct, [{ type: 'ip', valueHash: 'h4' }]), []);
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-o'), makeOutcome(acct, 'tx-o', { outcome: 'refunded', fraud: false }));
+
+        // Outcomes on scorings and model updates: the last write wins, history keeps every update in order.
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-s' }));
+        const u1 = makeUpdate(acct, { at: at(1), origin: 'payment:tx-s', weights: { w: 1 } });
+        const u2 = makeUpdate(acct, { at: at(1), origin: 'event:2', label: 0, weights: { w: 2 } });
+        const u3 = makeUpdate(acct, { at: at(1), origin: 'payment:tx-s', before: 0.5, weights: { w: 3 } });
+        await store.learning.apply([
+          { kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-s', outcome: 'chargeback', fraud: true },
+          { kind: 'model', accountId: acct, weights: [{ feature: 'w', z: 1, n: 1 }], history: u1 },
+          { kind: 'model', accountId: acct, weights: [{ feature: 'w', z: 2, n: 2 }, { feature: 'v', z: 5, n: 5 }], history: u2 },
+          { kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-s', outcome: 'refunded', fraud: false },
+          { kind: 'model', accountId: acct, weights: [{ feature: 'w', z: 3, n: 3 }], history: u3 },
+        ]);
+        assert.deepEqual(
+          (await store.scorings.byTransaction(acct, 'tx-s')).map((s) => s.outcome),
+          ['refunded'],
+        );
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'cust-a', at(-1000)), 0);
+        assert.deepEqual(await store.model.allWeights(acct), [
+          { feature: 'v', z: 5, n: 5 },
+          { feature: 'w', z: 3, n: 3 },
+        ]);
+        assert.deepEqual(await store.model.history(acct, 10), [u3, u2, u1]);
+      });
+
+      it('is all or nothing: a batch whose last write is invalid writes nothing, and earlier rows stay as they were', async () => {
+        const acct = uid('acct');
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-a' }));
+        const kept = makeEvidence(acct, { type: 'ip', valueHash: 'ip-kept', origin: 'payment:tx-old' });
+        await store.evidence.put(kept);
+        const keptOutcome = makeOutcome(acct, 'tx-a', { outcome: 'approved', fraud: false });
+        await store.outcomes.put(keptOutcome);
+        const identities = [
+          { type: 'ip' as const, valueHash: 'ip-kept' },
+          { type: 'email' as const, valueHash: 'email-new' },
+        ];
+        const before = await snapshot(acct, ['tx-a', 'tx-new'], identities, ['f1', 'f2']);
+
+        const valid: LearningWrite[] = [
+          { kind: 'outcome', record: makeOutcome(acct, 'tx-a', { outcome: 'chargeback' }) },
+          { kind: 'outcome', record: makeOutcome(acct, 'tx-new') },
+          { kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-a', outcome: 'chargeback', fraud: true },
+          { kind: 'dropEvidenceOrigin', accountId: acct, origin: 'payment:tx-old' },
+          { kind: 'evidence', evidence: makeEvidence(acct, { type: 'email', valueHash: 'email-new', origin: 'payment:tx-a' }) },
+          { kind: 'model', accountId: acct, weights: [{ feature: 'f1', z: 1, n: 1 }], history: makeUpdate(acct) },
+        ];
+        const invalid: Array<[LearningWrite, RegExp]> = [
+          [{ kind: 'evidence', evidence: makeEvidence(acct, { type: 'ssn' as 'ip' }) }, /unknown label type/],
+          [{ kind: 'evidence', evidence: makeEvidence(acct, { label: 'maybe' as 'fraud' }) }, /unknown evidence label/],
+          [{ kind: 'evidence', evidence: makeEvidence(acct, { updatedAt: 'yesterday' }) }, /ISO-8601/],
+          [{ kind: 'outcome', record: makeOutcome(acct, 'tx-b', { outcome: 'lost' as PaymentOutcome }) }, /unknown payment outcome/],
+          [{ kind: 'outcome', record: makeOutcome(acct, 'tx-b', { status: 'done' as 'applied' }) }, /unknown outcome status/],
+          [{ kind: 'outcome', record: makeOutcome(acct, 'tx-b', { occurredAt: '2024-06-01T12:00:00' }) }, /ISO-8601/],
+          [{ kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-a', outcome: 'stolen' as PaymentOutcome, fraud: true }, /unknown payment outcome/],
+          [{ kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-a', outcome: 'declined', fraud: 'yes' as unknown as boolean }, /boolean/],
+          [{ kind: 'dropEvidenceOrigin', accountId: acct, origin: null as unknown as string }, /origin/],
+          [{ kind: 'model', accountId: acct, weights: [{ feature: 'f2', z: 1, n: 1 }], history: makeUpdate(uid('acct')) }, /account/],
+          [{ kind: 'model', accountId: acct, weights: [{ feature: 'f2', z: Number.NaN, n: 1 }], history: makeUpdate(acct) }, /finite/],
+          [{ kind: 'model', accountId: acct, weights: [], history: makeUpdate(acct, { label: 2 as 1 }) }, /label/],
+          [{ kind: 'forget', accountId: acct } as unknown as LearningWrite, /unknown learning write kind/],
+        ];
+        for (const [write, message] of invalid) {
+          await assert.rejects(store.learning.apply([...valid, write]), message);
+          await assert.rejects(store.learning.apply([...valid, write]), new RegExp(`learning write ${valid.length} `));
+        }
+        assert.deepEqual(await snapshot(acct, ['tx-a', 'tx-new'], identities, ['f1', 'f2']), before);
+        assert.deepEqual(before.outcomes, [keptOutcome, null]);
+        assert.deepEqual(before.evidence, [kept]);
+        assert.deepEqual(before.scorings, [[null], []]);
+
+        // The same writes without the bad one go through.
+        await store.learning.apply(valid);
+        assert.deepEqual((await store.scorings.byTransaction(acct, 'tx-a')).map((s) => s.outcome), ['chargeback']);
+        assert.equal(await store.evidence.get(acct, 'ip', 'ip-kept', 'payment:tx-old'), null);
+      });
+
+      it('an empty batch resolves and writes nothing; a non-array is refused', async () => {
+        const acct = uid('acct');
+        assert.equal(await store.learning.apply([]), undefined);
+        await assert.rejects(store.learning.apply(null as unknown as LearningWrite[]), /array/);
+        await assert.rejects(store.learning.apply([null as unknown as LearningWrite]), /object/);
+        assert.deepEqual(await store.model.history(acct, 10), []);
+      });
+
+      it('takes 3,000 writes in one call', async () => {
+        const acct = uid('acct');
+        const n = 600;
+        for (let i = 0; i < 5; i += 1) await store.scorings.insert(makeScoring(acct, { transactionId: `tx-${i}` }));
+        const writes: LearningWrite[] = [];
+        for (let i = 0; i < n; i += 1) {
+          const tx = `tx-${i}`;
+          writes.push(
+            { kind: 'outcome', record: makeOutcome(acct, tx, { reason: `r${i}` }) },
+            { kind: 'scoringOutcome', accountId: acct, transactionId: tx, outcome: 'chargeback', fraud: true },
+            { kind: 'evidence', evidence: makeEvidence(acct, { valueHash: `h-${i}`, origin: `payment:${tx}` }) },
+            { kind: 'evidence', evidence: makeEvidence(acct, { type: 'ip', valueHash: `ip-${i % 10}`, origin: `payment:${tx}` }) },
+            {
+              kind: 'model',
+              accountId: acct,
+              weights: [
+                { feature: `f-${i}`, z: i, n: 1 },
+                { feature: 'shared', z: i, n: i },
+              ],
+              history: makeUpdate(acct, { origin: `payment:${tx}`, before: i / n }),
+            },
+          );
+        }
+        assert.equal(writes.length, 3000);
+        await store.learning.apply(writes);
+
+        assert.deepEqual(await store.outcomes.get(acct, 'tx-0'), makeOutcome(acct, 'tx-0', { reason: 'r0' }));
+        assert.deepEqual(await store.outcomes.get(acct, `tx-${n - 1}`), makeOutcome(acct, `tx-${n - 1}`, { reason: `r${n - 1}` }));
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'cust-a', at(-1000)), 5);
+        const emails = await store.evidence.forIdentities(
+          acct,
+          Array.from({ length: n }, (_, i) => ({ type: 'email' as const, valueHash: `h-${i}` })),
+        );
+        assert.equal(emails.length, n);
+        assert.equal((await store.evidence.forIdentities(acct, [{ type: 'ip', valueHash: 'ip-3' }])).length, n / 10);
+        const all = await store.model.allWeights(acct);
+        assert.equal(all.length, n + 1);
+        assert.deepEqual(
+          all.find((w) => w.feature === 'shared'),
+          { feature: 'shared', z: n - 1, n: n - 1 },
+        );
+        const history = await store.model.history(acct, 1000);
+        assert.equal(history.length, n);
+        assert.deepEqual(
+          history.map((h) => h.origin),
+          Array.from({ length: n }, (_, i) => `payment:tx-${n - 1 - i}`),
+        );
+      });
+
+      it('leaves other accounts untouched', async () => {
+        const acct = uid('acct');
+        const other = uid('acct');
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-1' }));
+        await store.scorings.insert(makeScoring(other, { transactionId: 'tx-1' }));
+        const otherEvidence = makeEvidence(other, { origin: 'payment:tx-1' });
+        await store.evidence.put(otherEvidence);
+        const otherOutcome = makeOutcome(other, 'tx-1', { outcome: 'approved', fraud: false });
+        await store.outcomes.put(otherOutcome);
+        const otherUpdate = makeUpdate(other);
+        await store.model.update(other, [{ feature: 'f', z: 9, n: 9 }], otherUpdate);
+        const identities = [{ type: 'email' as const, valueHash: 'hash-x' }];
+        const before = await snapshot(other, ['tx-1'], identities, ['f']);
+
+        await store.learning.apply([
+          { kind: 'outcome', record: makeOutcome(acct, 'tx-1') },
+          { kind: 'scoringOutcome', accountId: acct, transactionId: 'tx-1', outcome: 'chargeback', fraud: true },
+          { kind: 'dropEvidenceOrigin', accountId: acct, origin: 'payment:tx-1' },
+          { kind: 'evidence', evidence: makeEvidence(acct, { origin: 'payment:tx-1', label: 'legit' }) },
+          { kind: 'model', accountId: acct, weights: [{ feature: 'f', z: 1, n: 1 }], history: makeUpdate(acct) },
+        ]);
+        assert.deepEqual(await snapshot(other, ['tx-1'], identities, ['f']), before);
+        assert.deepEqual(before.outcomes, [otherOutcome]);
+        assert.deepEqual(before.evidence, [otherEvidence]);
+        assert.deepEqual(before.weights, [{ feature: 'f', z: 9, n: 9 }]);
+        assert.deepEqual(before.history, [otherUpdate]);
+        assert.deepEqual((await store.scorings.byTransaction(acct, 'tx-1')).map((s) => s.outcome), ['chargeback']);
+        assert.deepEqual(await store.model.allWeights(acct), [{ feature: 'f', z: 1, n: 1 }]);
       });
     });
   });

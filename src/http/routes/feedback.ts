@@ -7,7 +7,8 @@ import { readJsonBody } from '../body.ts';
 import { needLearning } from './learning-seam.ts';
 
 function callOf(ctx: RequestContext): FeedbackCall {
-  return { accountId: ctx.caller!.account.id, now: ctx.now, test: ctx.testMode };
+  const account = ctx.caller!.account;
+  return { accountId: account.id, now: ctx.now, test: ctx.testMode, autoBlacklist: account.settings.autoBlacklistConfirmedFraud };
 }
 
 const COMMON = 'Free: counts toward the flood limit, not the quota. Test mode validates and stores nothing. States and effects in docs/payment.md "Feedback".';

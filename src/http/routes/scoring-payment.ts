@@ -66,7 +66,9 @@ export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
     const body = readJsonBody(ctx.body, 130, 'the transaction as {"data": {...}}');
     return { input: parsePaymentData(body), ruleInput: ruleInputOf(body) };
   };
-  const callOf = (ctx: RequestContext, live: boolean): ScoreCall => ({ accountId: ctx.caller!.account.id, live, userId: ctx.options.userId ?? null, now: ctx.now });
+  const callOf = (ctx: RequestContext, live: boolean): ScoreCall => ({
+    accountId: ctx.caller!.account.id, live, userId: ctx.options.userId ?? null, now: ctx.now, autoBlacklist: ctx.caller!.account.settings.autoBlacklistConfirmedFraud,
+  });
 
   const policy: EndpointPolicy = {
     group: 'payment',

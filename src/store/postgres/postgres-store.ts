@@ -1,10 +1,11 @@
 import pg from 'pg';
-import type { EvidencePort, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
+import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
 import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { PostgresAccounts } from './accounts.ts';
 import { PostgresDecisionLog } from './decisions.ts';
 import { PostgresEvents } from './events.ts';
 import { PostgresEvidence, PostgresModel, PostgresOutcomes } from './learning.ts';
+import { PostgresLearningWriter } from './learning-writer.ts';
 import { PostgresPolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
 import { PostgresRequestLog } from './request-log.ts';
@@ -32,6 +33,7 @@ export class PostgresStore implements Store {
   readonly outcomes: OutcomesPort;
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
+  readonly learning: LearningWriter;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -55,6 +57,7 @@ export class PostgresStore implements Store {
     this.outcomes = new PostgresOutcomes(this.#pool);
     this.evidence = new PostgresEvidence(this.#pool);
     this.model = new PostgresModel(this.#pool);
+    this.learning = new PostgresLearningWriter(this.#pool);
   }
 
   migrate(): Promise<void> {

@@ -39,7 +39,8 @@ function upsertSql(table: string, columns: readonly string[], key: readonly stri
 
 const OUTCOME_SELECT = `SELECT account_id, transaction_id, outcome, fraud, reason, occurred_at, status, ${IDENTITY_COLUMN_LIST}, updated_at FROM payment_outcomes`;
 
-function prepareOutcomes(db: Database) {
+/** Statements of the outcomes port; the batch writer (learning-writer.ts) runs them too, as it does the evidence and model ones. */
+export function prepareOutcomes(db: Database) {
   return {
     get: db.prepare<[string, string], OutcomeRow>(`${OUTCOME_SELECT} WHERE account_id = ? AND transaction_id = ?`),
     put: db.prepare<unknown[]>(upsertSql('payment_outcomes', OUTCOME_COLUMNS, ['account_id', 'transaction_id'])),
@@ -103,7 +104,7 @@ export class SqliteOutcomes implements OutcomesPort {
 
 const EVIDENCE_SELECT = EVIDENCE_COLUMNS.map((column) => `e.${column}`).join(', ');
 
-function prepareEvidence(db: Database) {
+export function prepareEvidence(db: Database) {
   return {
     get: db.prepare<[string, string, string, string], EvidenceRow>(
       `SELECT ${EVIDENCE_SELECT} FROM identity_evidence e WHERE account_id = ? AND type = ? AND value_hash = ? AND origin = ?`,
@@ -164,7 +165,7 @@ export class SqliteEvidence implements EvidencePort {
 // ---------------------------------------------------------------------------------------------------------------
 // Model
 
-function prepareModel(db: Database) {
+export function prepareModel(db: Database) {
   return {
     // Features arrive as one JSON array, looked up one primary key each (see forIdentities).
     weights: db.prepare<[string, string], ModelWeightRow>(`

@@ -24,6 +24,9 @@ export const SCORING_COLUMNS =
   `id, account_id, transaction_id, scored_at, ${IDENTITY_COLUMN_LIST}, card_bin, card_last4, location_hash, ` +
   'amount, currency, score, rules, features, rule_set, data_versions, outcome';
 
+/** setOutcome (also run by the batch writer, learning-writer.ts): outcome, fraud 0/1, account, transaction id. */
+export const SET_OUTCOME_SQL = 'UPDATE payment_scorings SET outcome = ?, outcome_fraud = ? WHERE account_id = ? AND transaction_id = ?';
+
 /** Named parameters of the insert, one per column (`@account_id`...). */
 function insertBindings(values: ScoringValues): Record<string, unknown> {
   const params = scoringParams(values);
@@ -42,9 +45,7 @@ function prepare(db: Database) {
     byTransaction: db.prepare<[string, string], ScoringRow>(
       `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND transaction_id = ? ORDER BY id`,
     ),
-    setOutcome: db.prepare<[string, number, string, string]>(
-      'UPDATE payment_scorings SET outcome = ?, outcome_fraud = ? WHERE account_id = ? AND transaction_id = ?',
-    ),
+    setOutcome: db.prepare<[string, number, string, string]>(SET_OUTCOME_SQL),
   };
 }
 
@@ -122,9 +123,12 @@ export class SqliteScorings implements ScoringsPort {
     return settle(() => {
       const params: unknown[] = [accountId];
       const where = ['account_id = ?', 'amount IS NOT NULL'];
-      if (currency === null) where.push('currency IS NULL');
+      // One customer's history is a few rows of the customer index; the unary + keeps SQLite from
+      // choosing the (account, currency) index instead, which would scan the whole account.
+      const currencyColumn = customer === undefined ? 'currency' : '+currency';
+      if (currency === null) where.push(`${currencyColumn} IS NULL`);
       else {
-        where.push('currency = ?');
+        where.push(`${currencyColumn} = ?`);
         params.push(currency);
       }
       where.push('scored_at >= ?');

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { EvidencePort, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
+import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
 import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { SqliteDecisionLog } from './decisions.ts';
 import { SqliteEvents } from './events.ts';
 import { SqliteEvidence, SqliteModel, SqliteOutcomes } from './learning.ts';
+import { SqliteLearningWriter } from './learning-writer.ts';
 import { SqlitePolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
 import { SqliteRequestLog } from './request-log.ts';
@@ -34,6 +35,7 @@ export class SqliteStore implements Store {
   readonly outcomes: OutcomesPort;
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
+  readonly learning: LearningWriter;
   readonly #db: Database.Database;
 
   constructor(options: SqliteStoreOptions) {
@@ -55,6 +57,7 @@ export class SqliteStore implements Store {
     this.outcomes = new SqliteOutcomes(this.#db);
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
+    this.learning = new SqliteLearningWriter(this.#db);
   }
 
   migrate(): Promise<void> {

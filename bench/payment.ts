@@ -1,0 +1,146 @@
+/**
+ * Payment benchmark: POST /scoring/payment with every field of the spec, live key, every scoring
+ * stored (SQLite under a temp DATA_DIR), on a real server process, against a bare Fastify POST route
+ * answering the same bytes in its own process, both on 127.0.0.1. Then POST /feedback/bulk with 1000
+ * items (payment outcomes of scored transactions, pending ones and labels).
+ * Goals (issue 8): >= 20% of bare throughput, p99 < 15 ms at 500 req/s, bulk of 1000 < 200 ms.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { prng } from '../src/intel/text/train.ts';
+import { freePort } from '../test/helpers/free-port.ts';
+import { benchDataDir, load, quantile, serverStages, startProcess } from './lib.ts';
+
+const KEY = 'svc_live_bench00000000000000000008';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CUSTOMERS = 2000;
+
+const rnd = prng(11);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+/** A Luhn-valid card number: one card per customer, as in real traffic. */
+function card(c: number): string {
+  const body = `${['411111', '555555', '400005', '222300'][c % 4]}${String(c).padStart(9, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+const UAS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15',
+];
+const PLACES: Array<[string, string, string, number, number]> = [
+  ['GB', 'England', 'London', 51.5, -0.12], ['DE', 'Berlin', 'Berlin', 52.52, 13.4], ['FR', 'Ile-de-France', 'Paris', 48.86, 2.35],
+  ['US', 'California', 'San Francisco', 37.77, -122.42], ['SA', 'Riyadh', 'Riyadh', 24.71, 46.67], ['JP', 'Tokyo', 'Tokyo', 35.68, 139.69],
+];
+
+/** One transaction with every field of the spec's table. */
+function transaction(i: number): Record<string, unknown> {
+  const c = Math.floor(rnd() * CUSTOMERS);
+  const [country, region, city, lat, lon] = pick(PLACES);
+  return {
+    action: 'purchase', website_domain: 'shop.example', website_name: 'Shop', merchant_id: 7, shipment_id: `sh-${i}`,
+    transaction_id: `bench-${i}`, transaction_amount: Math.round(rnd() * 50000) / 100, transaction_currency: 'EUR',
+    cart_items: [{ item_id: i % 97, item_name: 'Item', item_quantity: 1 + (i % 3), item_price: 19.99, item_category_id: 'c1' }],
+    isDigitalProducts: i % 5 === 0, coupon: i % 11 === 0 ? 'WELCOME' : undefined,
+    customer_id: `cust-${c}`, customer_firstname: 'Jane', customer_lastname: 'Doe', customer_pob: city,
+    customer_ip: `81.2.${c % 250}.${(c * 7) % 250}`, customer_country: country, customer_region: region, customer_city: city,
+    customer_zip: '10115', customer_street: '1 Main St', customer_street2: 'Flat 2', customer_latitude: lat, customer_longitude: lon,
+    customer_device_id: `dev-${c}`, customer_phone: `+4479111${String(c).padStart(5, '0')}`, customer_registration_date: 1_600_000_000 + c,
+    customer_balance: 12.5, customer_dob: '1990-01-01', customer_email: `customer${c}@example.com`, customer_2fa: c % 2 === 0,
+    customer_useragent: pick(UAS), shipping_country: country, shipping_region: region, shipping_city: city, shipping_street: '1 Main St',
+    shipping_zip: '10115', shipping_latitude: lat, shipping_longitude: lon, billing_country: country, billing_region: region,
+    billing_city: city, billing_street: '1 Main St', billing_zip: '10115', billing_latitude: lat, billing_longitude: lon,
+    payment_type: 'cards', card_name: 'JANE DOE', card_number: card(c), cvv_result: true,
+  };
+}
+
+const { dir, seed } = benchDataDir('payment', KEY);
+const children: ChildProcess[] = [];
+try {
+  const [port, barePort] = [await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${port}`;
+  children.push(await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`));
+  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    const parsed = JSON.parse(text) as { status: string; description?: string; data?: Record<string, unknown> };
+    if (parsed.status !== 'success') throw new Error(`${path}: ${parsed.description ?? text}`);
+    return { parsed, text, ms, timing: serverStages(res.headers.get('server-timing')) };
+  };
+
+  // Server time, one request at a time.
+  const server: number[] = [];
+  const byStage: Record<string, number[]> = {};
+  let probe = '';
+  let tx = 0;
+  for (let i = 0; i < 1200; i++) {
+    const r = await post('/scoring/payment', { data: transaction(tx++) });
+    probe = r.text;
+    if (i < 200) continue;
+    server.push(r.timing.total ?? NaN);
+    for (const [k, v] of Object.entries(r.timing)) (byStage[k] ??= []).push(v);
+  }
+
+  const bodyFile = join(dir, 'payment.json');
+  writeFileSync(bodyFile, probe);
+  children.push(await startProcess({}, `http://127.0.0.1:${barePort}/bare`, ['bench/bare-server.ts', String(barePort), bodyFile]));
+  const bare = `http://127.0.0.1:${barePort}`;
+  const bodies = Array.from({ length: 5000 }, () => JSON.stringify({ data: transaction(tx++) }));
+  const payRequests = bodies.map((body) => ({ path: '/scoring/payment', method: 'POST' as const, body, headers }));
+  const bareRequests = bodies.slice(0, 200).map((body) => ({ path: '/bare', method: 'POST' as const, body, headers: { 'content-type': 'application/json' } }));
+
+  await autocannon({ url: base, requests: payRequests, connections: 10, duration: 2 });
+  await autocannon({ url: bare, requests: bareRequests, connections: 10, duration: 2 });
+  const bareMax = await load(bare, { connections: 10, duration: DURATION, requests: bareRequests });
+  const payMax = await load(base, { connections: 10, duration: DURATION, requests: payRequests });
+  const payFixed = await load(base, { connections: 10, duration: DURATION, rate: 500, requests: payRequests });
+  const bareFixed = await load(bare, { connections: 10, duration: DURATION, rate: 500, requests: bareRequests });
+
+  // Feedback bulk of 1000: outcomes of scored transactions, never-scored (pending) ones and labels.
+  const bulk: number[] = [];
+  const bulkServer: number[] = [];
+  for (let run = 0; run < 12; run++) {
+    const items = Array.from({ length: 1000 }, (_, k) => {
+      const n = run * 1000 + k;
+      if (k % 3 === 0) return { kind: 'payment', transaction_id: `bench-${n % tx}`, outcome: pick(['approved', 'chargeback', 'refunded', 'legit_confirmed']) };
+      if (k % 3 === 1) return { kind: 'payment', transaction_id: `never-${n}`, outcome: 'approved', customer_id: `cust-${n % CUSTOMERS}` };
+      return { kind: 'event', type: pick(['email', 'ip', 'device_id']), value: k % 2 ? `customer${n % CUSTOMERS}@example.com` : `81.2.${n % 250}.1`, label: pick(['fraud', 'legit']) };
+    }).map((item) => (item.kind === 'event' && item.type === 'device_id' ? { ...item, value: `dev-${run}-${item.value}` } : item))
+      .map((item) => (item.kind === 'event' && item.type === 'ip' && String(item.value).includes('@') ? { ...item, type: 'email' } : item))
+      .map((item) => (item.kind === 'event' && item.type === 'email' && !String(item.value).includes('@') ? { ...item, type: 'ip' } : item));
+    const r = await post('/feedback/bulk', { items });
+    if (r.parsed.data?.failed !== 0) throw new Error(`bulk items failed: ${JSON.stringify(r.parsed.data).slice(0, 300)}`);
+    if (run >= 2) {
+      bulk.push(r.ms);
+      bulkServer.push(r.timing.total ?? NaN);
+    }
+  }
+
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  const failed = [...metrics.matchAll(/vigil_requests_total\{operation="(?:scoring\.payment|feedback\.bulk)",code="(\d+)"\} (\d+)/g)].filter((m) => m[1] !== '0');
+  if (failed.length > 0) throw new Error(`errors during the bench: ${failed.map((m) => m[0]).join(', ')}`);
+  const stage = (k: string) => `${k} ${quantile(byStage[k] ?? [], 0.5).toFixed(3)}`;
+  process.stdout.write([
+    `payment bench: ${DURATION}s per run, 10 connections, loopback, node ${process.version}, every field, live key, stored in SQLite, ${probe.length}-byte answers on both`,
+    `bare fastify POST  max: ${bareMax.rps.toFixed(0)} req/s  p50 ${bareMax.p50} ms  p99 ${bareMax.p99} ms`,
+    `scoring/payment    max: ${payMax.rps.toFixed(0)} req/s  p50 ${payMax.p50} ms  p99 ${payMax.p99} ms`,
+    `bare fastify    @500/s: p50 ${bareFixed.p50} ms  p99 ${bareFixed.p99} ms`,
+    `scoring/payment @500/s: p50 ${payFixed.p50} ms  p99 ${payFixed.p99} ms (goal p99 < 15 ms)`,
+    `scoring/payment server time (sequential): p50 ${quantile(server, 0.5).toFixed(3)} ms  p99 ${quantile(server, 0.99).toFixed(3)} ms; stage p50s: ${['auth', 'engine', 'policy', 'format'].map(stage).join(', ')}`,
+    `feedback/bulk of 1000 items: client p50 ${quantile(bulk, 0.5).toFixed(1)} ms  max ${Math.max(...bulk).toFixed(1)} ms (goal < 200 ms); server p50 ${quantile(bulkServer, 0.5).toFixed(1)} ms`,
+    `ratio scoring/payment / bare throughput: ${((payMax.rps / bareMax.rps) * 100).toFixed(1)}% (goal >= 20%)`,
+  ].join('\n') + '\n');
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
