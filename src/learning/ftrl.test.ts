@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyWeights, FTRL_BASE_RATE, FTRL_DEFAULTS, FTRL_PRIOR, MAX_LOGIT, predict, sigmoid, stateOf, update, weightOf, type FtrlCoordinate } from './ftrl.ts';
+import { prng as rng } from '../intel/text/train.ts';
 
 type State = Map<string, FtrlCoordinate>;
 
@@ -10,17 +11,6 @@ function train(state: State, examples: ReadonlyArray<{ features: string[]; label
   }
 }
 
-/** A tiny deterministic PRNG (mulberry32), so synthetic data is the same every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Separable data: fraud always has `rule:PF10003` and `ptype:crypto`, legit never; noise features on both. */
 function synthetic(count: number, seed: number): Array<{ features: string[]; label: 0 | 1 }> {

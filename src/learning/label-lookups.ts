@@ -1,6 +1,6 @@
 import type { LabelType } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
-import { evidenceScore } from './evidence.ts';
+import { EVIDENCE_HALF_LIFE_DAYS } from './evidence.ts';
 import type { IdentityHasher } from './identity-hash.ts';
 import { normaliseIdentity } from './identity-values.ts';
 
@@ -37,10 +37,9 @@ export class LabelLookups {
     }
     const out = new Set<string>();
     if (byHash.size === 0) return out;
-    const rows = await this.store.evidence.forIdentities(accountId, [...byHash.keys()].map((valueHash) => ({ type, valueHash })));
-    for (const [hash, sent] of byHash) {
-      const own = rows.filter((r) => r.valueHash === hash);
-      if (own.length > 0 && evidenceScore(own, now) >= FRAUD_LABEL_THRESHOLD) for (const v of sent) out.add(v);
+    const scores = await this.store.evidence.scores(accountId, [...byHash.keys()].map((valueHash) => ({ type, valueHash })), now.toISOString(), EVIDENCE_HALF_LIFE_DAYS);
+    for (const { valueHash, score } of scores) {
+      if (score >= FRAUD_LABEL_THRESHOLD) for (const v of byHash.get(valueHash) ?? []) out.add(v);
     }
     return out;
   }

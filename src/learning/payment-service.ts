@@ -6,7 +6,8 @@ import type { Store } from '../store/ports.ts';
 import { scorePayment } from '../intel/payment/score.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
 import { engineSignals, paymentDatasets, type PaymentEngines } from './engine-signals.ts';
-import { groupEvidence } from './evidence.ts';
+import { EVIDENCE_HALF_LIFE_DAYS } from './evidence.ts';
+import { FRAUD_LABEL_THRESHOLD } from './label-lookups.ts';
 import { paymentFeatures } from './features.ts';
 import type { IdentityHasher } from './identity-hash.ts';
 import { normaliseIdentity } from './identity-values.ts';
@@ -24,8 +25,6 @@ const CUSTOMER_HISTORY_DAYS = 365;
 const ACCOUNT_HISTORY_DAYS = 90;
 /** Account-wide amount statistics are cached this long per account and currency (they move slowly). */
 const ACCOUNT_STATS_TTL_MS = 60_000;
-/** Decayed evidence from which an identity counts as labelled fraud for the IP, email and phone checks. */
-export const FRAUD_EVIDENCE_THRESHOLD = 0.5;
 
 /** The identity hashes and probes of one transaction. */
 export interface TransactionIdentities {
@@ -155,27 +154,24 @@ export class PaymentService {
     const ids = this.identities(input, call.userId);
     const since = (ms: number) => new Date(call.now.getTime() - ms).toISOString();
 
-    const [evidenceRows, velocity, fraud30d, amounts] = await Promise.all([
-      store.evidence.forIdentities(call.accountId, ids.evidence),
+    const [scores, velocity, fraud30d, amounts] = await Promise.all([
+      store.evidence.scores(call.accountId, ids.evidence, call.now.toISOString(), EVIDENCE_HALF_LIFE_DAYS),
       this.velocity(call.accountId, ids, since),
       ids.hashes.customer === null && ids.hashes.email === null
         ? Promise.resolve(0)
         : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, since(30 * DAY)),
       this.amounts(call, input, ids),
     ]);
-    const byType = (types: LabelType[]) => groupEvidence(evidenceRows.filter((r) => types.includes(r.type)), { all: types }, call.now).all ?? 0;
-    const customerKeys = new Set(ids.evidence.filter((e) => e.group === 'customer').map((e) => `${e.type}:${e.valueHash}`));
-    const customerRows = evidenceRows.filter((r) => customerKeys.has(`${r.type}:${r.valueHash}`));
-    const sharedRows = evidenceRows.filter((r) => !customerKeys.has(`${r.type}:${r.valueHash}`));
-    const labels = {
-      customer: groupEvidence(customerRows, { g: ['customer_id', 'email', 'phone'] }, call.now).g ?? 0,
-      shared: groupEvidence(sharedRows, { g: ['device_id', 'card', 'ip', 'card_bin'] }, call.now).g ?? 0,
-      customerFraud30d: fraud30d,
-    };
+    // Each identity's evidence is floored at 0 (a legit label offsets its own fraud, not another identity's), then summed per group.
+    const scoreOf = new Map(scores.map((s) => [`${s.type}:${s.valueHash}`, Math.max(0, s.score)]));
+    const groupScore = (group: 'customer' | 'shared') =>
+      ids.evidence.filter((e) => e.group === group).reduce((n, e) => n + (scoreOf.get(`${e.type}:${e.valueHash}`) ?? 0), 0);
+    const byType = (type: LabelType) => ids.evidence.filter((e) => e.type === type).reduce((n, e) => n + (scoreOf.get(`${e.type}:${e.valueHash}`) ?? 0), 0);
+    const labels = { customer: groupScore('customer'), shared: groupScore('shared'), customerFraud30d: fraud30d };
     const engines = engineSignals(this.deps.engines, input, call.now, {
-      ipFraud: byType(['ip']) >= FRAUD_EVIDENCE_THRESHOLD,
-      emailFraud: byType(['email']) >= FRAUD_EVIDENCE_THRESHOLD,
-      phoneFraud: byType(['phone']) >= FRAUD_EVIDENCE_THRESHOLD,
+      ipFraud: byType('ip') >= FRAUD_LABEL_THRESHOLD,
+      emailFraud: byType('email') >= FRAUD_LABEL_THRESHOLD,
+      phoneFraud: byType('phone') >= FRAUD_LABEL_THRESHOLD,
     });
     const signals: PaymentSignals = {
       now: call.now,

@@ -150,8 +150,21 @@ export interface EvidencePort {
   put(evidence: Evidence): Promise<void>;
   /** Every row about any of the given identities (decay is applied by the caller). */
   forIdentities(accountId: string, identities: ReadonlyArray<{ type: LabelType; valueHash: string }>): Promise<Evidence[]>;
+  /**
+   * The decayed evidence of each identity that has any: Σ over its rows of ±0.5^(age in days / halfLifeDays)
+   * (+ fraud, − legit; a row dated after `now` counts as age 0), summed in the database so an identity
+   * with thousands of rows (a busy shared IP) costs one aggregate, not thousands of objects.
+   */
+  scores(accountId: string, identities: ReadonlyArray<{ type: LabelType; valueHash: string }>, now: string, halfLifeDays: number): Promise<IdentityScore[]>;
   deleteByOrigin(accountId: string, origin: string): Promise<number>;
   deleteByIdentity(accountId: string, type: LabelType, valueHash: string): Promise<number>;
+}
+
+export interface IdentityScore {
+  type: LabelType;
+  valueHash: string;
+  /** Fraud minus legit, decayed; may be negative (floored by the caller). */
+  score: number;
 }
 
 /** One FTRL-proximal coordinate of an account's model. */

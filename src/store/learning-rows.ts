@@ -388,6 +388,43 @@ export function velocityAggregate(query: CheckedVelocity): string {
   return query.distinctColumn === null ? 'count(*)' : `count(DISTINCT ${query.distinctColumn})`;
 }
 
+/** Velocity queries about the same identity (column and hash), answered by one scan of its index range. */
+export interface VelocityGroup {
+  byColumn: IdentityColumn;
+  hash: string;
+  /** The earliest `since` of the group: the range the statement reads. */
+  since: string;
+  /** Positions in the caller's list and the queries, in order. */
+  members: Array<{ index: number; query: CheckedVelocity }>;
+}
+
+export function velocityGroups(queries: readonly CheckedVelocity[]): VelocityGroup[] {
+  const groups = new Map<string, VelocityGroup>();
+  queries.forEach((query, index) => {
+    const key = `${query.byColumn}\u0000${query.hash}`;
+    const group = groups.get(key);
+    if (!group) groups.set(key, { byColumn: query.byColumn, hash: query.hash, since: query.since, members: [{ index, query }] });
+    else {
+      group.members.push({ index, query });
+      if (query.since < group.since) group.since = query.since;
+    }
+  });
+  return [...groups.values()];
+}
+
+/**
+ * The SELECT list of a group: one conditional aggregate per query (`?` placeholders, bound with each
+ * query's since in order), so every window of one identity comes from one statement.
+ */
+export function velocityGroupSelect(group: VelocityGroup): string {
+  return group.members
+    .map(({ query }, k) =>
+      query.distinctColumn === null
+        ? `count(CASE WHEN scored_at >= ? THEN 1 END) AS n${k}`
+        : `count(DISTINCT CASE WHEN scored_at >= ? THEN ${query.distinctColumn} END) AS n${k}`)
+    .join(', ');
+}
+
 /** Raw aggregates of amountStats: count, avg(ln(1 + amount)), avg(ln(1 + amount)²), max(amount). */
 export interface AmountAggregateRow {
   n: number | string;

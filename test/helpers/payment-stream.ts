@@ -7,17 +7,9 @@
  * Nothing here reads the clock or Math.random: the same seed gives the same stream.
  */
 
-/** mulberry32: a tiny 32-bit PRNG with a full period, uniform on [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (shared with the text trainer): a tiny 32-bit PRNG, uniform on [0, 1). */
+export { prng as mulberry32 } from '../../src/intel/text/train.ts';
+import { prng as mulberry32 } from '../../src/intel/text/train.ts';
 
 /** Convenience draws over mulberry32. */
 export class Prng {

@@ -480,6 +480,28 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         assert.equal(await store.evidence.get(acct, 'ip', 'hash-x', 'label'), null);
       });
 
+      it('scores sums decayed evidence per identity in the database, as evidence.ts does in JS', async () => {
+        const acct = uid('acct');
+        const now = '2026-06-01T00:00:00.000Z';
+        const day = (d: number) => new Date(Date.parse(now) - d * 86_400_000).toISOString();
+        const rows = [
+          makeEvidence(acct, { type: 'ip', valueHash: 'S', origin: 'label', label: 'fraud', occurredAt: day(0) }),
+          makeEvidence(acct, { type: 'ip', valueHash: 'S', origin: 'payment:1', label: 'fraud', occurredAt: day(90) }),
+          makeEvidence(acct, { type: 'ip', valueHash: 'S', origin: 'payment:2', label: 'legit', occurredAt: day(180) }),
+          // A date after now counts as now.
+          makeEvidence(acct, { type: 'email', valueHash: 'S', origin: 'label', label: 'legit', occurredAt: day(-3) }),
+          makeEvidence(uid('acct'), { type: 'ip', valueHash: 'S', origin: 'label', label: 'fraud', occurredAt: day(0) }),
+        ];
+        for (const row of rows) await store.evidence.put(row);
+        const scores = await store.evidence.scores(acct, [{ type: 'ip', valueHash: 'S' }, { type: 'email', valueHash: 'S' }, { type: 'phone', valueHash: 'S' }], now, 90);
+        const byKey = new Map(scores.map((s) => [`${s.type}:${s.valueHash}`, s.score]));
+        assert.equal(byKey.size, 2);
+        assert.ok(Math.abs((byKey.get('ip:S') ?? NaN) - (1 + 0.5 - 0.25)) < 1e-6, String(byKey.get('ip:S')));
+        assert.ok(Math.abs((byKey.get('email:S') ?? NaN) + 1) < 1e-6, String(byKey.get('email:S')));
+        assert.deepEqual(await store.evidence.scores(acct, [], now, 90), []);
+        await assert.rejects(store.evidence.scores(acct, [{ type: 'ip', valueHash: 'S' }], now, 0), /halfLifeDays/);
+      });
+
       it('forIdentities matches (type, hash) pairs, never a hash under another type', async () => {
         const acct = uid('acct');
         const ipX = makeEvidence(acct, { type: 'ip', valueHash: 'X' });

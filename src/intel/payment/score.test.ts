@@ -5,18 +5,8 @@ import { cleanSignals, emptyInput, history, TEST_NOW, type SignalOverrides } fro
 import { PAYMENT_RULE_IDS, PAYMENT_RULE_WEIGHTS } from './rules.ts';
 import { apportionCents, MAX_SCORE, MODEL_POINTS, RULES_CHECKED, scorePayment } from './score.ts';
 import type { PaymentInput, PaymentScore } from './types.ts';
+import { prng } from '../text/train.ts';
 
-/** mulberry32: a small seeded PRNG, so the property test is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const cents = (x: number): number => Math.round(x * 100);
 const sumPoints = (s: PaymentScore): number => s.contributions.reduce((a, c) => a + c.points, 0);

@@ -10,6 +10,7 @@ import {
   type ModelWeight,
   type OutcomeRecord,
   type OutcomesPort,
+  IdentityScore,
 } from '../learning-ports.ts';
 import {
   type EvidenceRow,
@@ -36,6 +37,7 @@ import {
 } from '../learning-rows.ts';
 import { withTransaction } from './transaction.ts';
 import { isoSql } from './values.ts';
+import { isoTimestamp } from '../values.ts';
 
 const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['occurred_at', 'updated_at']);
 
@@ -127,6 +129,16 @@ const EQ = {
       JOIN identity_evidence e ON e.account_id = $1 AND e.type = q.type AND e.value_hash = q.value_hash
       ORDER BY e.type, e.value_hash, e.origin`,
   },
+  scores: {
+    name: 'vigil_evidence_scores',
+    text: `
+      SELECT e.type, e.value_hash,
+        sum(CASE e.label WHEN 'fraud' THEN 1.0 ELSE -1.0 END
+            * power(0.5, greatest(0.0, extract(epoch FROM ($4::timestamptz - e.occurred_at)) / 86400.0) / $5::float8))::float8 AS score
+      FROM unnest($2::text[], $3::text[]) AS q (type, value_hash)
+      JOIN identity_evidence e ON e.account_id = $1 AND e.type = q.type AND e.value_hash = q.value_hash
+      GROUP BY e.type, e.value_hash`,
+  },
   deleteByOrigin: { name: 'vigil_evidence_delete_origin', text: 'DELETE FROM identity_evidence WHERE account_id = $1 AND origin = $2' },
   deleteByIdentity: {
     name: 'vigil_evidence_delete_identity',
@@ -152,6 +164,14 @@ export class PostgresEvidence implements EvidencePort {
     if (types.length === 0) return [];
     const { rows } = await this.pool.query<EvidenceRow>({ ...EQ.forIdentities, values: [accountId, types, hashes] });
     return rows.map(toEvidence);
+  }
+
+  async scores(accountId: string, identities: ReadonlyArray<{ type: LabelType; valueHash: string }>, now: string, halfLifeDays: number): Promise<IdentityScore[]> {
+    const { types, hashes } = identityPairs(identities);
+    if (types.length === 0) return [];
+    if (!(halfLifeDays > 0)) throw new RangeError(`halfLifeDays must be positive, got ${halfLifeDays}`);
+    const { rows } = await this.pool.query<{ type: string; value_hash: string; score: number }>({ ...EQ.scores, values: [accountId, types, hashes, isoTimestamp(now), halfLifeDays] });
+    return rows.map((r) => ({ type: labelType(r.type), valueHash: r.value_hash, score: Number(r.score) }));
   }
 
   async deleteByOrigin(accountId: string, origin: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
+import { closeRedis } from './connection.ts';
 
 export interface RedisCountersOptions {
   url: string;
@@ -72,20 +73,8 @@ export class RedisCounters implements Counters {
 
   /** Idempotent. QUIT lets in-flight calls finish; a connection that is not up is simply dropped. */
   close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
+    this.#closing ??= closeRedis(this.#redis);
     return this.#closing;
-  }
-
-  async #shutdown(): Promise<void> {
-    if (this.#redis.status === 'ready') {
-      try {
-        await this.#redis.quit();
-        return;
-      } catch {
-        // Fall through: the connection died while quitting.
-      }
-    }
-    this.#redis.disconnect();
   }
 }
 

@@ -1,6 +1,7 @@
 import { Redis, type ChainableCommander } from 'ioredis';
 import { IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import { REDIS_PREFIX, VELOCITY_TTL_SECONDS, velocityKeys } from './keys.ts';
+import { closeRedis } from './connection.ts';
 
 export interface RedisVelocityOptions {
   url: string;
@@ -173,19 +174,7 @@ export class RedisVelocity {
 
   /** Idempotent. QUIT lets in-flight calls finish; a connection that is not up is simply dropped. */
   close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
+    this.#closing ??= closeRedis(this.#redis);
     return this.#closing;
-  }
-
-  async #shutdown(): Promise<void> {
-    if (this.#redis.status === 'ready') {
-      try {
-        await this.#redis.quit();
-        return;
-      } catch {
-        // Fall through: the connection died while quitting.
-      }
-    }
-    this.#redis.disconnect();
   }
 }

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Evidence, EvidencePort, IdentityField, LabelType, ModelPort, ModelUpdate, ModelWeight, OutcomeRecord, OutcomesPort } from '../learning-ports.ts';
+import { isoTimestamp } from '../values.ts';
+import type { Evidence, EvidencePort, IdentityField, IdentityScore, LabelType, ModelPort, ModelUpdate, ModelWeight, OutcomeRecord, OutcomesPort } from '../learning-ports.ts';
 import {
   type EvidenceRow,
   type ModelHistoryRow,
@@ -116,6 +117,12 @@ export function prepareEvidence(db: Database) {
       SELECT ${EVIDENCE_SELECT} FROM json_each(?) AS q CROSS JOIN identity_evidence AS e
       WHERE e.account_id = ? AND e.type = q.value ->> 0 AND e.value_hash = q.value ->> 1
       ORDER BY e.type, e.value_hash, e.origin`),
+    scores: db.prepare<{ pairs: string; account: string; now: string; half: number }, { type: string; value_hash: string; score: number }>(`
+      SELECT e.type, e.value_hash,
+        sum(CASE e.label WHEN 'fraud' THEN 1.0 ELSE -1.0 END * pow(0.5, max(0.0, julianday(@now) - julianday(e.occurred_at)) / @half)) AS score
+      FROM json_each(@pairs) AS q CROSS JOIN identity_evidence AS e
+      WHERE e.account_id = @account AND e.type = q.value ->> 0 AND e.value_hash = q.value ->> 1
+      GROUP BY e.type, e.value_hash`),
     deleteByOrigin: db.prepare<[string, string]>('DELETE FROM identity_evidence WHERE account_id = ? AND origin = ?'),
     deleteByIdentity: db.prepare<[string, string, string]>('DELETE FROM identity_evidence WHERE account_id = ? AND type = ? AND value_hash = ?'),
   };
@@ -150,6 +157,16 @@ export class SqliteEvidence implements EvidencePort {
       if (types.length === 0) return [];
       const pairs = JSON.stringify(types.map((type, i) => [type, hashes[i]]));
       return this.statements.forIdentities.all(pairs, accountId).map(toEvidence);
+    });
+  }
+
+  scores(accountId: string, identities: ReadonlyArray<{ type: LabelType; valueHash: string }>, now: string, halfLifeDays: number): Promise<IdentityScore[]> {
+    return settle(() => {
+      const { types, hashes } = identityPairs(identities);
+      if (types.length === 0) return [];
+      if (!(halfLifeDays > 0)) throw new RangeError(`halfLifeDays must be positive, got ${halfLifeDays}`);
+      const pairs = JSON.stringify(types.map((type, i) => [type, hashes[i]]));
+      return this.statements.scores.all({ pairs, account: accountId, now: isoTimestamp(now), half: halfLifeDays }).map((r) => ({ type: labelType(r.type), valueHash: r.value_hash, score: r.score }));
     });
   }
 

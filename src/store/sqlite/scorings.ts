@@ -15,7 +15,8 @@ import {
   storedScoring,
   toAmountStats,
   toScoring,
-  velocityAggregate,
+  velocityGroups,
+  velocityGroupSelect,
   velocityQueries,
 } from '../learning-rows.ts';
 import { isoTimestamp, settle } from './values.ts';
@@ -62,12 +63,19 @@ export class SqliteScorings implements ScoringsPort {
 
   constructor(private readonly db: Database) {
     // One read transaction: every answer comes from the same snapshot.
-    this.#velocity = db.transaction((accountId: string, queries: CheckedVelocity[]): number[] =>
-      queries.map((query) => {
-        const sql = `SELECT ${velocityAggregate(query)} AS n FROM payment_scorings WHERE account_id = ? AND ${query.byColumn} = ? AND scored_at >= ?`;
-        return this.count(sql, accountId, query.hash, query.since);
-      }),
-    );
+    this.#velocity = db.transaction((accountId: string, queries: CheckedVelocity[]): number[] => {
+      // One statement per identity: its 1-hour, 1-day, 7-day and 30-day windows in one index range scan.
+      const out = new Array<number>(queries.length).fill(0);
+      for (const group of velocityGroups(queries)) {
+        const sql = `SELECT ${velocityGroupSelect(group)} FROM payment_scorings WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?`;
+        const row = this.cached<Record<string, number>>(sql).get(...group.members.map((m) => m.query.since), accountId, group.hash, group.since);
+        if (row === undefined) throw new Error('velocity query returned no row');
+        group.members.forEach((m, k) => {
+          out[m.index] = Number(row[`n${k}`] ?? 0);
+        });
+      }
+      return out;
+    });
   }
 
   private get statements(): Statements {
