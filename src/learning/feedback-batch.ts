@@ -16,6 +16,8 @@ export class FeedbackBatch {
   readonly #outcomes = new Map<string, OutcomeRecord>();
   readonly #evidence = new Map<string, Evidence | null>();
   readonly #dropped = new Set<string>();
+  /** Keys of #evidence per origin, so dropping an origin does not walk the whole batch. */
+  readonly #byOrigin = new Map<string, Set<string>>();
   readonly #weights = new Map<string, ModelWeight>();
 
   constructor(
@@ -44,13 +46,18 @@ export class FeedbackBatch {
   }
 
   putEvidence(evidence: Evidence): void {
-    this.#evidence.set(evidenceKey(evidence.type, evidence.valueHash, evidence.origin), evidence);
+    const key = evidenceKey(evidence.type, evidence.valueHash, evidence.origin);
+    this.#evidence.set(key, evidence);
+    let keys = this.#byOrigin.get(evidence.origin);
+    if (!keys) this.#byOrigin.set(evidence.origin, (keys = new Set()));
+    keys.add(key);
     this.writes.push({ kind: 'evidence', evidence });
   }
 
   dropEvidenceOrigin(origin: string): void {
     this.#dropped.add(origin);
-    for (const [key, row] of this.#evidence) if (row?.origin === origin) this.#evidence.set(key, null);
+    for (const key of this.#byOrigin.get(origin) ?? []) this.#evidence.set(key, null);
+    this.#byOrigin.delete(origin);
     this.writes.push({ kind: 'dropEvidenceOrigin', accountId: this.accountId, origin });
   }
 

@@ -123,7 +123,7 @@ export function prepareEvidence(db: Database) {
       FROM json_each(@pairs) AS q CROSS JOIN identity_evidence AS e
       WHERE e.account_id = @account AND e.type = q.value ->> 0 AND e.value_hash = q.value ->> 1
       GROUP BY e.type, e.value_hash`),
-    deleteByOrigin: db.prepare<[string, string]>('DELETE FROM identity_evidence WHERE account_id = ? AND origin = ?'),
+    deleteByOrigin: db.prepare<[string, string]>('DELETE FROM identity_evidence INDEXED BY identity_evidence_origin WHERE account_id = ? AND origin = ?'),
     deleteByIdentity: db.prepare<[string, string, string]>('DELETE FROM identity_evidence WHERE account_id = ? AND type = ? AND value_hash = ?'),
   };
 }
