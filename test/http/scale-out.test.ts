@@ -185,3 +185,25 @@ describe('payment velocity in Redis, shared by two instances', () => {
     assert.deepEqual(seen, [false, false, false, false, false, true, true]);
   });
 });
+
+describe('payment feedback on PostgreSQL, across instances', () => {
+  const post = async (i: number, path: string, body: unknown): Promise<{ status: string; data: Record<string, unknown> }> => {
+    const res = await instances[i]!.app.app.inject({
+      method: 'POST', url: path, query: { key: POLICY_KEY }, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body),
+    });
+    return JSON.parse(res.body) as { status: string; data: Record<string, unknown> };
+  };
+
+  it('a chargeback given to one instance makes the other fire SVC2002 on the shared device', async () => {
+    const scored = await post(0, '/scoring/payment', { data: { transaction_id: 'pg-tx-1', customer_id: 'pg-c1', customer_device_id: 'pg-device' } });
+    assert.equal(scored.status, 'success', JSON.stringify(scored));
+    const bulk = await post(1, '/feedback/bulk', { items: [{ transaction_id: 'pg-tx-1', outcome: 'chargeback' }, { type: 'email', value: 'pg@example.com', label: 'fraud' }] });
+    assert.equal(bulk.status, 'success', JSON.stringify(bulk));
+    assert.equal(bulk.data.created, 2);
+    const again = await post(0, '/scoring/payment', { data: { transaction_id: 'pg-tx-2', customer_id: 'pg-c2', customer_device_id: 'pg-device' } });
+    const rules = (again.data.rules as Array<{ id: string }>).map((r) => r.id);
+    assert.ok(rules.includes('SVC2002'), JSON.stringify(again));
+    const retry = await post(0, '/feedback/payment', { transaction_id: 'pg-tx-1', outcome: 'chargeback' });
+    assert.deepEqual(retry.data, { transaction_id: 'pg-tx-1', outcome: 'chargeback', status: 'applied', matched: 1, label: 'unchanged' });
+  });
+});
