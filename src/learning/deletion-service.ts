@@ -6,6 +6,7 @@ import { counterKeys, DELETION_TTL_SECONDS } from '../store/counter-keys.ts';
 import type { IdentityHasher } from './identity-hash.ts';
 import { normaliseIdentity } from './identity-values.ts';
 import type { VelocitySource } from './velocity.ts';
+import { labelledIdentities } from './identity-labels.ts';
 import { HASH_PREFIX_LENGTH as DEVICE_FEATURE_HEX } from './features.ts';
 
 /** The spec's deletion result: counts of removed records per category. */
@@ -35,10 +36,6 @@ const BY_OPERATION: Readonly<Record<string, Category>> = {
   'lookup.iban': 'ibans',
   'lookup.bin': 'transaction_data', 'scoring.payment': 'transaction_data',
   'feedback.payment': 'transaction_data', 'feedback.event': 'transaction_data', 'feedback.bulk': 'transaction_data',
-};
-/** The label type each identity of a scoring is kept under (confirmed_fraud keys). */
-const SCORING_LABEL_TYPES: Readonly<Partial<Record<IdentityField, LabelType>>> = {
-  customer: 'customer_id', user: 'customer_id', email: 'email', phone: 'phone', ip: 'ip', device: 'device_id', card: 'card',
 };
 const BY_GROUP: Readonly<Record<string, Category>> = { ip: 'ips', email: 'emails', phone: 'phone_numbers', iban: 'ibans', bin: 'transaction_data', payment: 'transaction_data' };
 const BY_EVENT: Readonly<Record<EventKind, Category>> = {
@@ -164,12 +161,7 @@ export class DeletionService {
     add(BY_LABEL[labelType], await store.evidence.deleteByIdentity(accountId, labelType, hash));
     // confirmed_fraud entries of the user and of the identities of their transactions.
     const listed = new Map<string, Category>([[`${labelType}:${hash}`, BY_LABEL[labelType]]]);
-    for (const s of scorings) {
-      for (const [field, type] of Object.entries(SCORING_LABEL_TYPES) as Array<[IdentityField, LabelType]>) {
-        const h = s.identities[field];
-        if (h) listed.set(`${type}:${h}`, BY_LABEL[type]);
-      }
-    }
+    for (const s of scorings) for (const { type, hash: h } of labelledIdentities(s.identities)) listed.set(`${type}:${h}`, BY_LABEL[type]);
     for (const [key, category] of listed) add(category, await this.deps.unlist(accountId, [key]));
 
     // Events (their webhook deliveries go with them), the decision log and the request log.

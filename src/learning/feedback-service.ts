@@ -6,6 +6,7 @@ import { FeedbackBatch } from './feedback-batch.ts';
 import { kindOf, maskIdentity, parseEventFeedback, parsePaymentFeedback, type EventFeedback, type PaymentFeedback } from './feedback-input.ts';
 import type { IdentityHasher } from './identity-hash.ts';
 import { normaliseIdentity } from './identity-values.ts';
+import { labelledIdentities } from './identity-labels.ts';
 import { maskedHash, trainingLabel, type OutcomeApplier } from './outcome-applier.ts';
 import { nextLabel, nextOutcome } from './outcome-state.ts';
 
@@ -207,7 +208,7 @@ export class FeedbackService {
       }
     } else if (record.fraud) {
       // A retry of a fraud outcome re-queues its list entries (idempotent), in case a crash came between commit and listing.
-      for (const s of scorings) for (const key of listKeys(s.identities)) batch.blacklist.add(key);
+      for (const s of scorings) for (const { type, hash } of labelledIdentities(s.identities)) batch.blacklist.add(`${type}:${hash}`);
     }
     return { transaction_id: fb.transactionId, outcome: record.outcome, status: record.status, matched: record.status === 'applied' ? scorings.length : 0, label: decision.label };
   }
@@ -271,10 +272,4 @@ function mergeIdentities(before: IdentityHashes | undefined, now: IdentityHashes
   const out = { ...before };
   for (const [k, v] of Object.entries(now) as Array<[keyof IdentityHashes, string | null]>) if (v !== null) out[k] = v;
   return out;
-}
-
-/** confirmed_fraud keys of a scoring's identities. */
-function listKeys(h: IdentityHashes): string[] {
-  const pairs: Array<[LabelType, string | null]> = [['customer_id', h.customer], ['customer_id', h.user], ['email', h.email], ['phone', h.phone], ['ip', h.ip], ['device_id', h.device], ['card', h.card]];
-  return pairs.filter((p): p is [LabelType, string] => p[1] !== null).map(([type, hash]) => `${type}:${hash}`);
 }

@@ -1,17 +1,7 @@
-import type { IdentityField, IdentityHashes, LabelType, OutcomeRecord, PaymentOutcome, StoredScoring } from '../store/learning-ports.ts';
+import type { LabelType, OutcomeRecord, PaymentOutcome, StoredScoring } from '../store/learning-ports.ts';
+import { labelledIdentities } from './identity-labels.ts';
 import type { FeedbackBatch } from './feedback-batch.ts';
 import type { ModelService } from './model-service.ts';
-
-/** Which evidence type each identity of a transaction feeds (the email domain is too broad to label from one payment). */
-const EVIDENCE_TYPE: Readonly<Partial<Record<IdentityField, LabelType>>> = {
-  customer: 'customer_id',
-  user: 'customer_id',
-  email: 'email',
-  phone: 'phone',
-  ip: 'ip',
-  device: 'device_id',
-  card: 'card',
-};
 
 /** What the model learns from an outcome: 1 fraud, 0 legit, null nothing (refunded, declined without a fraud reason). */
 export function trainingLabel(outcome: PaymentOutcome, fraud: boolean): 0 | 1 | null {
@@ -50,14 +40,9 @@ export class OutcomeApplier {
     const label = evidenceLabel(record.outcome, record.fraud);
     batch.dropEvidenceOrigin(origin);
     const identities = new Map<string, { type: LabelType; hash: string }>();
-    const collect = (h: IdentityHashes) => {
-      for (const [field, type] of Object.entries(EVIDENCE_TYPE) as Array<[IdentityField, LabelType]>) {
-        const hash = h[field];
-        if (hash) identities.set(`${type}:${hash}`, { type, hash });
-      }
-    };
-    for (const s of all) collect(s.identities);
-    collect(record.identities);
+    for (const h of [...all.map((s) => s.identities), record.identities]) {
+      for (const id of labelledIdentities(h)) identities.set(`${id.type}:${id.hash}`, id);
+    }
     if (label) {
       for (const { type, hash } of identities.values()) {
         batch.putEvidence({
