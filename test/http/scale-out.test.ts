@@ -6,7 +6,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -16,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_SECRET } from '../helpers/harness.ts';
 import { withPolicyProbe } from '../helpers/policy-probe.ts';
 import { parseSeed } from '../../src/accounts/seed.ts';
+import { deleteKeys, openRedisAdmin } from '../helpers/redis.ts';
 import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -73,9 +73,8 @@ after(async () => {
     await i.counters.close();
     await i.velocity.close();
   }
-  const redis = new Redis(REDIS_URL);
-  const keys = await redis.keys(`vigil-test-${dbName}:*`);
-  if (keys.length > 0) await redis.del(...keys);
+  const redis = await openRedisAdmin(REDIS_URL);
+  await deleteKeys(redis, `vigil-test-${dbName}:*`);
   await redis.quit();
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();

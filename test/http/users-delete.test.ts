@@ -24,12 +24,11 @@ import { openCounters, openStore } from '../../src/store/index.ts';
 import type { IdentityField, LabelType } from '../../src/store/learning-ports.ts';
 import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
 import { apiCall, type ApiAnswer } from '../helpers/api-client.ts';
+import { deleteKeys, keysMatching, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { searchDatabase, tableCounts, type DbHit } from '../helpers/db-search.ts';
 import { ADMIN_TOKEN, liveKey, makeTestApp, sharedEngineData, TEST_SECRET, testKey, type TestApp } from '../helpers/harness.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Set SKIP_REDIS=1 to skip on purpose; otherwise an unreachable server fails the tests. */
-const SKIP_REDIS = process.env.SKIP_REDIS === '1' ? 'SKIP_REDIS=1' : false;
+const REDIS_URL = TEST_REDIS_URL;
 
 const CATEGORIES = ['transaction_data', 'ips', 'profanity_data', 'emails', 'phone_numbers', 'ibans'] as const;
 type Counts = Record<(typeof CATEGORIES)[number], number>;
@@ -548,28 +547,15 @@ describe('DELETE /account/users/delete: Redis velocity windows', { skip: SKIP_RE
 
   async function scan(): Promise<Array<{ key: string; members: string[] }>> {
     const out: Array<{ key: string; members: string[] }> = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis().scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500);
-      for (const key of keys) {
-        const type = await redis().type(key);
-        out.push({ key, members: type === 'zset' ? await redis().zrange(key, '0', '-1') : [] });
-      }
-      cursor = next;
-    } while (cursor !== '0');
+    for (const key of await keysMatching(redis(), `${PREFIX}*`)) {
+      const type = await redis().type(key);
+      out.push({ key, members: type === 'zset' ? await redis().zrange(key, '0', '-1') : [] });
+    }
     return out;
   }
 
   before(async () => {
-    const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 });
-    client.on('error', () => undefined);
-    try {
-      await client.ping();
-    } catch (error) {
-      client.disconnect();
-      throw new Error(`Redis test server at ${new URL(REDIS_URL).host} is not usable (set TEST_REDIS_URL, or SKIP_REDIS=1 to skip)`, { cause: error });
-    }
-    raw = client;
+    raw = await openRedisAdmin();
     velocity = new RedisVelocity({ url: REDIS_URL, prefix: PREFIX });
     // As makeTestApp, with the velocity windows in Redis.
     const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
@@ -595,12 +581,7 @@ describe('DELETE /account/users/delete: Redis velocity windows', { skip: SKIP_RE
     await rt?.close();
     await velocity?.close();
     if (!raw) return;
-    let cursor = '0';
-    do {
-      const [next, keys] = await raw.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 500);
-      if (keys.length > 0) await raw.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deleteKeys(raw, `${PREFIX}*`);
     await raw.quit();
   });
 

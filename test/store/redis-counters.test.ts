@@ -9,24 +9,15 @@ import { REDIS_PREFIX } from '../../src/store/redis/keys.ts';
 import { RedisCounters } from '../../src/store/redis/redis-counters.ts';
 import { runCountersContract } from './counters-contract.ts';
 import { uid } from './fixtures.ts';
+import { deleteKeys, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Set SKIP_REDIS=1 to skip on purpose; otherwise an unreachable server fails the tests. */
-const SKIP_REDIS = process.env.SKIP_REDIS === '1' ? 'SKIP_REDIS=1' : false;
+const REDIS_URL = TEST_REDIS_URL;
 /** Every key of this run lives under this prefix, and is deleted at the end. */
 const PREFIX = `vigil-test:${randomBytes(6).toString('hex')}:`;
 
 /** A closed local port: connections are refused at once. */
 const REFUSED_URL = 'redis://127.0.0.1:1';
 
-async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
 
 describe('RedisCounters', { skip: SKIP_REDIS }, () => {
   let raw: Redis | undefined;
@@ -36,15 +27,7 @@ describe('RedisCounters', { skip: SKIP_REDIS }, () => {
   };
 
   before(async () => {
-    const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 });
-    client.on('error', () => undefined);
-    try {
-      await client.ping();
-    } catch (error) {
-      client.disconnect();
-      throw new Error(`Redis test server at ${new URL(REDIS_URL).host} is not usable (set TEST_REDIS_URL, or SKIP_REDIS=1 to skip)`, { cause: error });
-    }
-    raw = client;
+    raw = await openRedisAdmin();
   });
 
   after(async () => {

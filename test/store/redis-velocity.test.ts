@@ -6,10 +6,9 @@ import type { IdentityHashes, StoredScoring, VelocityQuery } from '../../src/sto
 import { VELOCITY_TTL_SECONDS, velocityKeys } from '../../src/store/redis/keys.ts';
 import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
 import { uid } from './fixtures.ts';
+import { keysMatching, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** Set SKIP_REDIS=1 to skip on purpose; otherwise an unreachable server fails the tests. */
-const SKIP_REDIS = process.env.SKIP_REDIS === '1' ? 'SKIP_REDIS=1' : false;
+const REDIS_URL = TEST_REDIS_URL;
 /** Every key of this run lives under this prefix, and is deleted at the end. */
 const PREFIX = `vigil-test:${randomBytes(6).toString('hex')}:`;
 
@@ -18,16 +17,6 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-async function keysMatching(redis: Redis, pattern: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
-}
 
 let nextId = 1;
 function scoring(accountId: string, agoMs: number, identities: Partial<IdentityHashes>, location: string | null = null): StoredScoring {
@@ -62,15 +51,7 @@ describe('RedisVelocity', { skip: SKIP_REDIS }, () => {
   };
 
   before(async () => {
-    const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 2000 });
-    client.on('error', () => undefined);
-    try {
-      await client.ping();
-    } catch (error) {
-      client.disconnect();
-      throw new Error(`Redis test server at ${new URL(REDIS_URL).host} is not usable (set TEST_REDIS_URL, or SKIP_REDIS=1 to skip)`, { cause: error });
-    }
-    raw = client;
+    raw = await openRedisAdmin();
     velocity = new RedisVelocity({ url: REDIS_URL, prefix: PREFIX });
   });
 
