@@ -6,7 +6,7 @@ import type { EmailData } from '../data/email-lists.ts';
 import type { PhoneData } from '../data/phone-data.ts';
 import { evaluateBin } from '../intel/bin/evaluate.ts';
 import { parseBinInput } from '../intel/bin/parse.ts';
-import type { DomainNetworkFacts } from '../intel/domain/types.ts';
+import { UNKNOWN_FACTS } from '../intel/domain/network.ts';
 import { evaluateEmail } from '../intel/email/evaluate.ts';
 import { parseEmail } from '../intel/email/syntax.ts';
 import { parseIpInput } from '../intel/ip/address.ts';
@@ -34,11 +34,8 @@ export interface LabelFlags {
   phoneFraud: boolean;
 }
 
-/**
- * Payment scoring never waits on the network: the email check uses the domain lists but no DNS
- * (mail records are unknown, as when a resolver fails), and AS contacts are not looked up.
- */
-const NO_NETWORK_FACTS: DomainNetworkFacts = { is_mx: null, is_spf: null, is_dmarc: null, is_dkim: null, is_bimi: null, created_at: null, is_new: null };
+// Payment scoring never waits on the network: the email check uses the domain lists but no DNS
+// (UNKNOWN_FACTS: mail records unknown, as when a resolver fails), and AS contacts are not looked up.
 const NO_MODULES: ReadonlySet<string> = new Set();
 
 function ipSignal(engines: PaymentEngines, sent: string, now: Date, fraudLabel: boolean): IpSignal {
@@ -75,7 +72,7 @@ function emailSignal(engines: PaymentEngines, sent: string, fraudLabel: boolean)
   const parsed = parseEmail(sent);
   if (!parsed.ok) return { valid: false, disposable: false, score: 3, reason: parsed.problem };
   const domainLists = engines.domains.lists.lists(parsed.email.domain);
-  const { result } = evaluateEmail(sent, parsed.email, engines.email.lists, { domainLists, network: NO_NETWORK_FACTS, label: fraudLabel ? 'fraud' : null });
+  const { result } = evaluateEmail(sent, parsed.email, engines.email.lists, { domainLists, network: UNKNOWN_FACTS, label: fraudLabel ? 'fraud' : null });
   return { valid: result.isValid, disposable: result.isDisposable, score: result.score, reason: result.reason };
 }
 

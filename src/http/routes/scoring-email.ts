@@ -1,6 +1,7 @@
 import type { EmailData } from '../../data/email-lists.ts';
 import type { DatasetInfo } from '../../intel/country/facts.ts';
 import type { DomainLists, DomainNetwork, DomainNetworkFacts } from '../../intel/domain/types.ts';
+import { UNKNOWN_FACTS } from '../../intel/domain/network.ts';
 import { evaluateEmail, MAX_EMAIL_SCORE } from '../../intel/email/evaluate.ts';
 import { fakeNetworkFacts } from '../../intel/email/fake.ts';
 import { parseEmail, type ParsedEmail } from '../../intel/email/syntax.ts';
@@ -32,7 +33,6 @@ export interface EmailDomainChecks {
 }
 
 
-const UNKNOWN_FACTS: DomainNetworkFacts = { is_mx: null, is_spf: null, is_dmarc: null, is_dkim: null, is_bimi: null, created_at: null, is_new: null };
 
 /** The `email` parameter parsed (docs/api-decisions.md "Email"); missing, empty, repeated or malformed: 119 saying why. */
 export function readEmail(query: Readonly<Record<string, unknown>>): { sent: string; parsed: ParsedEmail } {
