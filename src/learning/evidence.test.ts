@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Evidence, LabelType } from '../store/learning-ports.ts';
-import { decayedWeight, EVIDENCE_HALF_LIFE_DAYS, evidenceScore, groupEvidence, identityLabelOf } from './evidence.ts';
+import type { Evidence, IdentityScore, LabelType } from '../store/learning-ports.ts';
+import { decayedWeight, EVIDENCE_HALF_LIFE_DAYS, evidenceScore, identitiesEvidence } from './evidence.ts';
 
 const NOW = new Date('2024-06-01T00:00:00.000Z');
 const DAY = 86_400_000;
@@ -67,63 +67,30 @@ describe('evidenceScore', () => {
   });
 });
 
-describe('groupEvidence', () => {
-  const groups: Record<'customer' | 'shared', LabelType[]> = { customer: ['customer_id', 'email', 'phone'], shared: ['device_id', 'card', 'ip'] };
+describe('identitiesEvidence', () => {
+  const score = (type: LabelType, valueHash: string, value: number): IdentityScore => ({ type, valueHash, score: value });
+  const id = (type: LabelType, valueHash: string) => ({ type, valueHash });
+  const customer = [id('customer_id', 'c1'), id('email', 'e1'), id('phone', 'p1')];
 
-  it('scores each group, 0 for groups without evidence', () => {
-    assert.deepEqual(groupEvidence([], groups, NOW), { customer: 0, shared: 0 });
-    const scores = groupEvidence([row('fraud', 0, { type: 'email' }), row('fraud', 90, { type: 'ip', valueHash: 'ip1' })], groups, NOW);
-    close(scores.customer, 1);
-    close(scores.shared, 0.5);
+  it('is 0 without scores, and for identities that have none', () => {
+    assert.equal(identitiesEvidence([], customer), 0);
+    assert.equal(identitiesEvidence([score('ip', 'i1', 1)], customer), 0);
   });
 
   it('floors per identity: a legit label on one identity does not clear another', () => {
-    const rows = [row('fraud', 0, { type: 'email', valueHash: 'e1' }), row('legit', 0, { type: 'phone', valueHash: 'p1' })];
-    close(groupEvidence(rows, groups, NOW).customer, 1);
-    const sameIdentity = [row('fraud', 0, { type: 'email', valueHash: 'e1' }), row('legit', 0, { type: 'email', valueHash: 'e1', origin: 'label' })];
-    assert.equal(groupEvidence(sameIdentity, groups, NOW).customer, 0);
+    close(identitiesEvidence([score('email', 'e1', 1), score('phone', 'p1', -1)], customer), 1);
+    assert.equal(identitiesEvidence([score('email', 'e1', -0.5)], customer), 0);
   });
 
-  it('sums identities of a group and ignores types no group names', () => {
-    const rows = [
-      row('fraud', 0, { type: 'email', valueHash: 'e1' }),
-      row('fraud', 0, { type: 'customer_id', valueHash: 'c1' }),
-      row('fraud', 0, { type: 'text', valueHash: 't1' }),
-    ];
-    assert.deepEqual(groupEvidence(rows, groups, NOW), { customer: 2, shared: 0 });
+  it('sums the listed identities and ignores the others', () => {
+    const scores = [score('email', 'e1', 1), score('customer_id', 'c1', 1), score('text', 't1', 1), score('ip', 'i1', 0.5)];
+    assert.equal(identitiesEvidence(scores, customer), 2);
+    close(identitiesEvidence(scores, [id('ip', 'i1')]), 0.5);
   });
 
-  it('the same hash under two types is two identities', () => {
-    const rows = [row('fraud', 0, { type: 'email', valueHash: 'x' }), row('legit', 0, { type: 'ip', valueHash: 'x' })];
-    assert.deepEqual(groupEvidence(rows, groups, NOW), { customer: 1, shared: 0 });
-  });
-});
-
-describe('identityLabelOf', () => {
-  it('is null without rows of that identity', () => {
-    assert.equal(identityLabelOf([], 'email', 'h1'), null);
-    assert.equal(identityLabelOf([row('fraud', 0, { valueHash: 'other' })], 'email', 'h1'), null);
-    assert.equal(identityLabelOf([row('fraud', 0, { type: 'phone' })], 'email', 'h1'), null);
-  });
-
-  it('the identity\'s own label row wins over payment evidence', () => {
-    const rows = [row('fraud', 0, { origin: 'payment:t1' }), row('legit', 30, { origin: 'label' })];
-    assert.equal(identityLabelOf(rows, 'email', 'h1'), 'legit');
-  });
-
-  it('otherwise the latest row by occurredAt, whatever the row order', () => {
-    const rows = [row('legit', 5, { origin: 'payment:a' }), row('fraud', 1, { origin: 'event:7' }), row('legit', 30, { origin: 'payment:b' })];
-    assert.equal(identityLabelOf(rows, 'email', 'h1'), 'fraud');
-    assert.equal(identityLabelOf([...rows].reverse(), 'email', 'h1'), 'fraud');
-  });
-
-  it('breaks occurredAt ties by updatedAt, then origin', () => {
-    const a = row('fraud', 1, { origin: 'payment:a', updatedAt: daysAgo(0) });
-    const b = row('legit', 1, { origin: 'payment:b', updatedAt: daysAgo(1) });
-    assert.equal(identityLabelOf([a, b], 'email', 'h1'), 'fraud');
-    assert.equal(identityLabelOf([b, a], 'email', 'h1'), 'fraud');
-    const c = row('legit', 1, { origin: 'payment:c', updatedAt: a.updatedAt });
-    assert.equal(identityLabelOf([a, c], 'email', 'h1'), 'legit');
-    assert.equal(identityLabelOf([c, a], 'email', 'h1'), 'legit');
+  it('the same hash under two types is two identities; an identity listed twice counts once', () => {
+    const scores = [score('email', 'x', 1), score('ip', 'x', -1)];
+    assert.equal(identitiesEvidence(scores, [id('email', 'x'), id('ip', 'x')]), 1);
+    assert.equal(identitiesEvidence(scores, [id('email', 'x'), id('email', 'x')]), 1);
   });
 });

@@ -11,7 +11,7 @@
  *   sum of its identities' floored scores: a legit label on one identity does not clear fraud on
  *   another identity of the same group.
  */
-import type { Evidence, LabelType } from '../store/learning-ports.ts';
+import type { Evidence, IdentityScore, LabelType } from '../store/learning-ports.ts';
 
 /** Spec "Limits": label evidence half-life. */
 export const EVIDENCE_HALF_LIFE_DAYS = 90;
@@ -26,7 +26,10 @@ export function decayedWeight(occurredAt: string, now: Date): number {
   return Math.pow(0.5, ageDays / EVIDENCE_HALF_LIFE_DAYS);
 }
 
-/** Σ fraud weights − Σ legit weights over the rows, floored at 0. Meant for the rows of one identity. */
+/**
+ * Σ fraud weights − Σ legit weights over the rows of one identity, floored at 0: the rule in plain
+ * code. The stores compute the same sum in SQL (EvidencePort.scores), checked against this.
+ */
 export function evidenceScore(rows: readonly Evidence[], now: Date): number {
   let sum = 0;
   for (const row of rows) {
@@ -36,57 +39,20 @@ export function evidenceScore(rows: readonly Evidence[], now: Date): number {
   return Math.max(0, sum);
 }
 
-function identityKey(type: LabelType, hash: string): string {
-  return `${type}\u0000${hash}`;
-}
-
 /**
- * Scores per group: for each group name, the sum over the identities whose type is in the group of that
- * identity's evidenceScore. Rows of types no group names are ignored; every group is present in the
- * result (0 when it has no evidence).
+ * The evidence of a set of identities (one SVC group, or one identity type) from the per-identity
+ * scores the store sums (EvidencePort.scores): each identity's score floored at 0, then added up.
+ * Identities listed twice count once; identities without a score count 0.
  */
-export function groupEvidence<G extends string>(rows: readonly Evidence[], groups: Readonly<Record<G, readonly LabelType[]>>, now: Date): Record<G, number> {
-  const byIdentity = new Map<string, Evidence[]>();
-  for (const row of rows) {
-    const key = identityKey(row.type, row.valueHash);
-    const list = byIdentity.get(key);
-    if (list) list.push(row);
-    else byIdentity.set(key, [row]);
+export function identitiesEvidence(scores: readonly IdentityScore[], identities: ReadonlyArray<{ type: LabelType; valueHash: string }>): number {
+  const scoreOf = new Map(scores.map((s) => [`${s.type}\u0000${s.valueHash}`, s.score]));
+  const seen = new Set<string>();
+  let total = 0;
+  for (const { type, valueHash } of identities) {
+    const key = `${type}\u0000${valueHash}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    total += Math.max(0, scoreOf.get(key) ?? 0);
   }
-  const scoreOf = new Map<string, number>();
-  for (const [key, list] of byIdentity) scoreOf.set(key, evidenceScore(list, now));
-
-  const result = {} as Record<G, number>;
-  for (const name of Object.keys(groups) as G[]) {
-    const types = new Set<LabelType>(groups[name]);
-    let total = 0;
-    for (const [key, list] of byIdentity) if (types.has(list[0]!.type)) total += scoreOf.get(key) ?? 0;
-    result[name] = total;
-  }
-  return result;
-}
-
-/**
- * The current label of one identity: the label of its own `label` row (feedback/event by type and value)
- * when there is one; otherwise the label of its latest evidence row by occurredAt (ties: the later
- * updatedAt, then the greater origin, so the answer never depends on row order); null when none.
- */
-export function identityLabelOf(rows: readonly Evidence[], type: LabelType, hash: string): 'fraud' | 'legit' | null {
-  let latest: Evidence | null = null;
-  for (const row of rows) {
-    if (row.type !== type || row.valueHash !== hash) continue;
-    if (row.origin === 'label') return row.label;
-    if (latest === null || compareRows(row, latest) > 0) latest = row;
-  }
-  return latest?.label ?? null;
-}
-
-function compareRows(a: Evidence, b: Evidence): number {
-  const ta = Date.parse(a.occurredAt);
-  const tb = Date.parse(b.occurredAt);
-  const ka = Number.isFinite(ta) ? ta : -Infinity;
-  const kb = Number.isFinite(tb) ? tb : -Infinity;
-  if (ka !== kb) return ka < kb ? -1 : 1;
-  if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? -1 : 1;
-  return a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0;
+  return total;
 }

@@ -6,7 +6,7 @@ import type { Store } from '../store/ports.ts';
 import { scorePayment } from '../intel/payment/score.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
 import { engineSignals, paymentDatasets, type PaymentEngines } from './engine-signals.ts';
-import { EVIDENCE_HALF_LIFE_DAYS } from './evidence.ts';
+import { EVIDENCE_HALF_LIFE_DAYS, identitiesEvidence } from './evidence.ts';
 import { FRAUD_LABEL_THRESHOLD } from './label-lookups.ts';
 import { paymentFeatures } from './features.ts';
 import type { IdentityHasher } from './identity-hash.ts';
@@ -162,11 +162,8 @@ export class PaymentService {
         : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, since(30 * DAY)),
       this.amounts(call, input, ids),
     ]);
-    // Each identity's evidence is floored at 0 (a legit label offsets its own fraud, not another identity's), then summed per group.
-    const scoreOf = new Map(scores.map((s) => [`${s.type}:${s.valueHash}`, Math.max(0, s.score)]));
-    const groupScore = (group: 'customer' | 'shared') =>
-      ids.evidence.filter((e) => e.group === group).reduce((n, e) => n + (scoreOf.get(`${e.type}:${e.valueHash}`) ?? 0), 0);
-    const byType = (type: LabelType) => ids.evidence.filter((e) => e.type === type).reduce((n, e) => n + (scoreOf.get(`${e.type}:${e.valueHash}`) ?? 0), 0);
+    const groupScore = (group: 'customer' | 'shared') => identitiesEvidence(scores, ids.evidence.filter((e) => e.group === group));
+    const byType = (type: LabelType) => identitiesEvidence(scores, ids.evidence.filter((e) => e.type === type));
     const labels = { customer: groupScore('customer'), shared: groupScore('shared'), customerFraud30d: fraud30d };
     const engines = engineSignals(this.deps.engines, input, call.now, {
       ipFraud: byType('ip') >= FRAUD_LABEL_THRESHOLD,

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Evidence, IdentityField, IdentityHashes, LabelType, LearningWrite, ModelUpdate, NewScoring, OutcomeRecord, PaymentOutcome } from '../../src/store/learning-ports.ts';
 import type { Store } from '../../src/store/ports.ts';
 import { uid } from './fixtures.ts';
+import { decayedWeight, evidenceScore } from '../../src/learning/evidence.ts';
 
 /** Quotes, backslash, SQL comment, CJK, emoji (ZWJ sequence), combining mark; no NUL (PostgreSQL text refuses it). */
 const AWKWARD = `it's "quoted" \\ -- ; /* x */ 日本語 👩‍💻 🚀 e\u0301 %_`;
@@ -497,6 +498,13 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         const byKey = new Map(scores.map((s) => [`${s.type}:${s.valueHash}`, s.score]));
         assert.equal(byKey.size, 2);
         assert.ok(Math.abs((byKey.get('ip:S') ?? NaN) - (1 + 0.5 - 0.25)) < 1e-6, String(byKey.get('ip:S')));
+        // The same sum as the rule in plain code (evidence.ts), at ages between the half-lives too.
+        const reference = rows.slice(0, 3).reduce((n, r) => n + (r.label === 'fraud' ? 1 : -1) * decayedWeight(r.occurredAt, new Date(now)), 0);
+        assert.ok(Math.abs((byKey.get('ip:S') ?? NaN) - reference) < 1e-6);
+        const odd = makeEvidence(acct, { type: 'device_id', valueHash: 'S', origin: 'label', label: 'fraud', occurredAt: day(45.5) });
+        await store.evidence.put(odd);
+        const [oddScore] = await store.evidence.scores(acct, [{ type: 'device_id', valueHash: 'S' }], now, 90);
+        assert.ok(Math.abs((oddScore?.score ?? NaN) - evidenceScore([odd], new Date(now))) < 1e-6, String(oddScore?.score));
         assert.ok(Math.abs((byKey.get('email:S') ?? NaN) + 1) < 1e-6, String(byKey.get('email:S')));
         assert.deepEqual(await store.evidence.scores(acct, [], now, 90), []);
         await assert.rejects(store.evidence.scores(acct, [{ type: 'ip', valueHash: 'S' }], now, 0), /halfLifeDays/);
