@@ -160,9 +160,16 @@ export class DeletionService {
     }
     add(BY_LABEL[labelType], await store.evidence.deleteByIdentity(accountId, labelType, hash));
     // confirmed_fraud entries of the user and of the identities of their transactions.
-    const listed = new Map<string, Category>([[`${labelType}:${hash}`, BY_LABEL[labelType]]]);
-    for (const s of scorings) for (const { type, hash: h } of labelledIdentities(s.identities)) listed.set(`${type}:${h}`, BY_LABEL[type]);
-    for (const [key, category] of listed) add(category, await this.deps.unlist(accountId, [key]));
+    // One removal per category (each is a list change that bumps the account's policy version), not one per key.
+    const listed = new Map<Category, Set<string>>();
+    const list = (type: LabelType, h: string) => {
+      const keys = listed.get(BY_LABEL[type]) ?? new Set<string>();
+      keys.add(`${type}:${h}`);
+      listed.set(BY_LABEL[type], keys);
+    };
+    list(labelType, hash);
+    for (const s of scorings) for (const id of labelledIdentities(s.identities)) list(id.type, id.hash);
+    for (const [category, keys] of listed) add(category, await this.deps.unlist(accountId, [...keys]));
 
     // Events (their webhook deliveries go with them), the decision log and the request log.
     const events = await store.events.deleteForUser(accountId, { userId: target.type === 'user_id' ? target.value : undefined, identityHashes: [hash] });

@@ -213,6 +213,21 @@ describe('identity label: the spec\'s state table', () => {
   });
 });
 
+describe('user deletion and the confirmed_fraud list', () => {
+  it('deleting a user removes the confirmed_fraud entries of their identities and of their transactions', async () => {
+    await score({ transaction_id: 'cf-del-1', customer_email: 'cf.del@example.com', customer_device_id: 'cf-del-device' }, AKEY);
+    await pay({ transaction_id: 'cf-del-1', outcome: 'chargeback' }, AKEY);
+    await label({ type: 'email', value: 'cf.del@example.com', label: 'fraud' }, AKEY);
+    const before = await t.store.policy.listBlacklist('fbauto', { type: 'confirmed_fraud' });
+    assert.ok(before.some((e) => e.value.startsWith('device_id:')) && before.some((e) => e.value.startsWith('email:')), JSON.stringify(before));
+    const del = await apiCall<Record<string, number>>(t, 'DELETE', '/account/users/delete', AKEY, { value: 'cf.del@example.com' });
+    assert.equal(del.status, 'success', del.raw);
+    const after = await t.store.policy.listBlacklist('fbauto', { type: 'confirmed_fraud' });
+    const gone = before.filter((e) => !after.some((a) => a.value === e.value));
+    assert.ok(gone.some((e) => e.value.startsWith('device_id:')) && gone.some((e) => e.value.startsWith('email:')), JSON.stringify(after));
+  });
+});
+
 describe('POST /feedback/bulk', () => {
   it('items in order, each independent; counts add up; a re-send is idempotent', async () => {
     await score({ transaction_id: 'bulk-1' });
