@@ -6,7 +6,6 @@ import {
   maskIdentity,
   MAX_BULK_ITEMS,
   parseBulkFeedback,
-  parseBulkItem,
   parseEventFeedback,
   parseIdentityValue,
   parseOccurredAt,
@@ -390,7 +389,7 @@ describe('parseBulkFeedback', () => {
   });
 });
 
-describe('kindOf and parseBulkItem', () => {
+describe('kindOf', () => {
   it('uses kind when sent', () => {
     assert.equal(kindOf({ kind: 'payment' }), 'payment');
     assert.equal(kindOf({ kind: 'event', transaction_id: 'a' }), 'event');
@@ -411,16 +410,6 @@ describe('kindOf and parseBulkItem', () => {
     for (const item of [null, 1, 'x', []]) rejects(() => kindOf(item), 'object');
   });
 
-  it('parseBulkItem validates by kind', () => {
-    assert.deepEqual(parseBulkItem({ transaction_id: 'a', outcome: 'refunded' }, NOW), {
-      kind: 'payment',
-      feedback: { transactionId: 'a', outcome: 'refunded', reason: null, occurredAt: undefined },
-    });
-    const e = parseBulkItem({ kind: 'event', event_id: 5, label: 'fraud' }, NOW);
-    assert.equal(e.kind, 'event');
-    rejects(() => parseBulkItem({ kind: 'payment', type: 'ip', value: '1.2.3.4', label: 'fraud' }, NOW), 'transaction_id');
-    rejects(() => parseBulkItem({ outcome: 'approved' }, NOW), 'transaction_id');
-  });
 });
 
 describe('maskIdentity', () => {

@@ -79,7 +79,6 @@ export interface IdentityLabelFeedback extends EventFeedbackCommon {
 }
 
 export type FeedbackKind = 'payment' | 'event';
-export type BulkItem = { kind: 'payment'; feedback: PaymentFeedback } | { kind: 'event'; feedback: EventFeedback };
 
 function fail(detail: string): never {
   throw new ApiError(131, detail);
@@ -365,7 +364,7 @@ export function parseEventFeedback(item: unknown, now: Date): EventFeedback {
 // bulk
 
 /**
- * The items of POST /feedback/bulk, not yet validated: each is validated on its own (parseBulkItem), and
+ * The items of POST /feedback/bulk, not yet validated: each is validated on its own (kindOf, then the parser of its kind), and
  * a bad item fails alone. Missing, non-array or empty `items`: 131; more than 1000: 132.
  */
 export function parseBulkFeedback(body: unknown): unknown[] {
@@ -394,10 +393,6 @@ export function kindOf(item: unknown): FeedbackKind {
   return fail('`kind` must be payment or event.');
 }
 
-/** One bulk item, validated by its kind. */
-export function parseBulkItem(item: unknown, now: Date): BulkItem {
-  return kindOf(item) === 'payment' ? { kind: 'payment', feedback: parsePaymentFeedback(item, now) } : { kind: 'event', feedback: parseEventFeedback(item, now) };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // masking

@@ -22,9 +22,4 @@ export class IdentityHasher {
   hash(type: LabelType, value: string): string {
     return createHmac('sha256', this.#key).update(`${type}\u0000${value}`, 'utf8').digest('hex');
   }
-
-  /** `hash` of the value, or null when there is none. */
-  maybe(type: LabelType, value: string | undefined | null): string | null {
-    return value === undefined || value === null || value === '' ? null : this.hash(type, value);
-  }
 }
