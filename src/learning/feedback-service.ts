@@ -69,6 +69,8 @@ export class FeedbackService {
     private readonly applier: OutcomeApplier,
     private readonly unlist: { add: (accountId: string, keys: string[]) => Promise<unknown> },
     private readonly logger: Logger,
+    /** Told after each commit of an account's feedback (label lookups then read the store again). */
+    private readonly onCommitted: (accountId: string) => void = () => undefined,
   ) {}
 
   payment(call: FeedbackCall, body: unknown): Promise<PaymentFeedbackResult> {
@@ -134,6 +136,7 @@ export class FeedbackService {
       const result = await work(batch);
       if (call.test) return result;
       await batch.commit();
+      this.onCommitted(call.accountId);
       if (call.autoBlacklist && batch.blacklist.size > 0) {
         // Idempotent: a retry after a crash between the commit and this adds them again.
         try {

@@ -36,6 +36,8 @@ export interface LearningOptions {
   velocity?: VelocitySource;
   /** Writes buffered request-log and decision-log records now (before a user deletion). */
   flushLogs: () => Promise<void>;
+  /** How long label lookups trust an account's set of labelled types (POLICY_REFRESH_MS; default 1 s). */
+  refreshMs?: number;
 }
 
 export function createLearning(opts: LearningOptions): Learning {
@@ -44,15 +46,16 @@ export function createLearning(opts: LearningOptions): Learning {
   const model = new ModelService(store.model);
   const velocity = opts.velocity ?? storeVelocity(store);
   const applier = new OutcomeApplier(model);
+  const labels = new LabelLookups(store, hasher, { presenceTtlMs: opts.refreshMs });
   const feedback = new FeedbackService(store, hasher, applier, {
     add: (accountId, keys) => opts.policy.lists.add(accountId, 'confirmed_fraud', keys, { note: 'feedback' }),
-  }, logger);
+  }, logger, (accountId) => labels.forget(accountId));
   return {
     hasher,
     model,
     velocity,
     snapshots: opts.policy.snapshots,
-    labels: new LabelLookups(store, hasher),
+    labels,
     payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, feedback, logger }),
     feedback,
     deletion: new DeletionService({

@@ -156,6 +156,8 @@ export interface EvidencePort {
    * with thousands of rows (a busy shared IP) costs one aggregate, not thousands of objects.
    */
   scores(accountId: string, identities: ReadonlyArray<{ type: LabelType; valueHash: string }>, now: string, halfLifeDays: number): Promise<IdentityScore[]>;
+  /** The identity types of which the account has any evidence row (one primary-key probe per type). */
+  labelledTypes(accountId: string): Promise<LabelType[]>;
   deleteByOrigin(accountId: string, origin: string): Promise<number>;
   deleteByIdentity(accountId: string, type: LabelType, valueHash: string): Promise<number>;
 }

@@ -510,6 +510,21 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         await assert.rejects(store.evidence.scores(acct, [{ type: 'ip', valueHash: 'S' }], now, 0), /halfLifeDays/);
       });
 
+      it('labelledTypes lists the types of which the account has any row, and follows deletions', async () => {
+        const acct = uid('acct');
+        assert.deepEqual(await store.evidence.labelledTypes(acct), []);
+        await store.evidence.put(makeEvidence(uid('acct'), { type: 'phone', valueHash: 'P' }));
+        await store.evidence.put(makeEvidence(acct, { type: 'ip', valueHash: 'I', origin: 'payment:1' }));
+        await store.evidence.put(makeEvidence(acct, { type: 'ip', valueHash: 'J', label: 'legit' }));
+        await store.evidence.put(makeEvidence(acct, { type: 'card', valueHash: 'C' }));
+        assert.deepEqual((await store.evidence.labelledTypes(acct)).sort(), ['card', 'ip']);
+        assert.equal(await store.evidence.deleteByIdentity(acct, 'card', 'C'), 1);
+        assert.equal(await store.evidence.deleteByOrigin(acct, 'payment:1'), 1);
+        assert.deepEqual(await store.evidence.labelledTypes(acct), ['ip']);
+        assert.equal(await store.evidence.deleteByIdentity(acct, 'ip', 'J'), 1);
+        assert.deepEqual(await store.evidence.labelledTypes(acct), []);
+      });
+
       it('forIdentities matches (type, hash) pairs, never a hash under another type', async () => {
         const acct = uid('acct');
         const ipX = makeEvidence(acct, { type: 'ip', valueHash: 'X' });

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import {
   IDENTITY_FIELDS,
+  LABEL_TYPES,
   type Evidence,
   type EvidencePort,
   type IdentityField,
@@ -139,6 +140,10 @@ const EQ = {
       JOIN identity_evidence e ON e.account_id = $1 AND e.type = q.type AND e.value_hash = q.value_hash
       GROUP BY e.type, e.value_hash`,
   },
+  labelledTypes: {
+    name: 'vigil_evidence_labelled_types',
+    text: 'SELECT t AS type FROM unnest($2::text[]) AS t WHERE EXISTS (SELECT 1 FROM identity_evidence e WHERE e.account_id = $1 AND e.type = t)',
+  },
   deleteByOrigin: { name: 'vigil_evidence_delete_origin', text: 'DELETE FROM identity_evidence WHERE account_id = $1 AND origin = $2' },
   deleteByIdentity: {
     name: 'vigil_evidence_delete_identity',
@@ -172,6 +177,11 @@ export class PostgresEvidence implements EvidencePort {
     if (!(halfLifeDays > 0)) throw new RangeError(`halfLifeDays must be positive, got ${halfLifeDays}`);
     const { rows } = await this.pool.query<{ type: string; value_hash: string; score: number }>({ ...EQ.scores, values: [accountId, types, hashes, isoTimestamp(now), halfLifeDays] });
     return rows.map((r) => ({ type: labelType(r.type), valueHash: r.value_hash, score: Number(r.score) }));
+  }
+
+  async labelledTypes(accountId: string): Promise<LabelType[]> {
+    const { rows } = await this.pool.query<{ type: string }>({ ...EQ.labelledTypes, values: [accountId, LABEL_TYPES] });
+    return rows.map((r) => labelType(r.type));
   }
 
   async deleteByOrigin(accountId: string, origin: string): Promise<number> {

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { isoTimestamp } from '../values.ts';
-import type { Evidence, EvidencePort, IdentityField, IdentityScore, LabelType, ModelPort, ModelUpdate, ModelWeight, OutcomeRecord, OutcomesPort } from '../learning-ports.ts';
+import { LABEL_TYPES, type Evidence, type EvidencePort, type IdentityField, type IdentityScore, type LabelType, type ModelPort, type ModelUpdate, type ModelWeight, type OutcomeRecord, type OutcomesPort } from '../learning-ports.ts';
 import {
   type EvidenceRow,
   type ModelHistoryRow,
@@ -103,6 +103,7 @@ export class SqliteOutcomes implements OutcomesPort {
 // ---------------------------------------------------------------------------------------------------------------
 // Identity evidence
 
+const ALL_LABEL_TYPES = JSON.stringify(LABEL_TYPES);
 const EVIDENCE_SELECT = EVIDENCE_COLUMNS.map((column) => `e.${column}`).join(', ');
 
 export function prepareEvidence(db: Database) {
@@ -123,6 +124,9 @@ export function prepareEvidence(db: Database) {
       FROM json_each(@pairs) AS q CROSS JOIN identity_evidence AS e
       WHERE e.account_id = @account AND e.type = q.value ->> 0 AND e.value_hash = q.value ->> 1
       GROUP BY e.type, e.value_hash`),
+    labelledTypes: db.prepare<[string, string], { type: string }>(`
+      SELECT t.value AS type FROM json_each(?) AS t
+      WHERE EXISTS (SELECT 1 FROM identity_evidence e WHERE e.account_id = ? AND e.type = t.value)`),
     deleteByOrigin: db.prepare<[string, string]>('DELETE FROM identity_evidence INDEXED BY identity_evidence_origin WHERE account_id = ? AND origin = ?'),
     deleteByIdentity: db.prepare<[string, string, string]>('DELETE FROM identity_evidence WHERE account_id = ? AND type = ? AND value_hash = ?'),
   };
@@ -168,6 +172,10 @@ export class SqliteEvidence implements EvidencePort {
       const pairs = JSON.stringify(types.map((type, i) => [type, hashes[i]]));
       return this.statements.scores.all({ pairs, account: accountId, now: isoTimestamp(now), half: halfLifeDays }).map((r) => ({ type: labelType(r.type), valueHash: r.value_hash, score: r.score }));
     });
+  }
+
+  labelledTypes(accountId: string): Promise<LabelType[]> {
+    return settle(() => this.statements.labelledTypes.all(ALL_LABEL_TYPES, accountId).map((r) => labelType(r.type)));
   }
 
   deleteByOrigin(accountId: string, origin: string): Promise<number> {
