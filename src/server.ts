@@ -14,7 +14,11 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   const logger = createLogger(config.logLevel);
   const { secret, generated } = resolveSecret(config.secretKey, config.dataDir);
   if (generated) logger.warn({ dataDir: config.dataDir }, 'generated a new SECRET_KEY into DATA_DIR/secret.key; set SECRET_KEY to share it between instances');
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    backgroundCheckpoint: { onFailure: (err) => logger.error({ err }, 'the WAL checkpoint worker failed; SQLite checkpoints in commits again') },
+  });
   const counters = await openCounters({ redisUrl: config.redisUrl });
   // With REDIS_URL, payment velocity windows live in Redis too, shared by every instance.
   const velocity = config.redisUrl ? new RedisVelocity({ url: config.redisUrl }) : undefined;

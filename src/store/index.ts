@@ -8,10 +8,18 @@ import { SqliteStore } from './sqlite/sqlite-store.ts';
 export { MemoryCounters, PostgresStore, RedisCounters, SqliteStore };
 
 /** PostgreSQL when `databaseUrl` is set, else SQLite at `<dataDir>/vigil.db`; migrated and ready to use. */
-export async function openStore(opts: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
+export async function openStore(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** SQLite: WAL checkpoints on a worker thread (the server), told here if that worker fails. */
+  backgroundCheckpoint?: { onFailure: (err: Error) => void };
+}): Promise<Store> {
   const store: Store = opts.databaseUrl
     ? new PostgresStore({ connectionString: opts.databaseUrl })
-    : new SqliteStore({ path: join(opts.dataDir, 'vigil.db') });
+    : new SqliteStore({
+      path: join(opts.dataDir, 'vigil.db'),
+      ...(opts.backgroundCheckpoint && { backgroundCheckpoint: true, onCheckpointFailure: opts.backgroundCheckpoint.onFailure }),
+    });
   try {
     await store.migrate();
   } catch (error) {

@@ -9,6 +9,7 @@ import { SqliteEvents } from './events.ts';
 import { SqliteEvidence, SqliteModel, SqliteOutcomes } from './learning.ts';
 import { SqliteLearningWriter } from './learning-writer.ts';
 import { SqlitePolicy } from './policy.ts';
+import { WalCheckpointer } from './checkpointer.ts';
 import { applyMigrations } from './migrate.ts';
 import { SqliteRequestLog } from './request-log.ts';
 import { SqliteScorings } from './scorings.ts';
@@ -20,6 +21,17 @@ export interface SqliteStoreOptions {
   path: string;
   /** How long a writer waits for another process's lock before failing (ms). */
   busyTimeoutMs?: number;
+  /**
+   * WAL checkpoints on a worker thread instead of inside commits (checkpointer.ts), so no request
+   * waits for one. On for the server; off by default (commands, tests).
+   */
+  backgroundCheckpoint?: boolean;
+  /** Milliseconds between background checkpoints (default 200). */
+  checkpointIntervalMs?: number;
+  /** With background checkpoints, the WAL size (4 KiB pages) at which a commit checkpoints anyway (default 10,000, ~40 MB). */
+  inlineCheckpointPages?: number;
+  /** Told when the checkpoint worker failed and commits checkpoint again. */
+  onCheckpointFailure?: (err: Error) => void;
 }
 
 /** Store on one local SQLite file (better-sqlite3): synchronous calls behind the async ports. */
@@ -36,6 +48,8 @@ export class SqliteStore implements Store {
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
   readonly learning: LearningWriter;
+  /** The background checkpointer, when `backgroundCheckpoint` is on. */
+  readonly checkpointer: WalCheckpointer | undefined;
   readonly #db: Database.Database;
 
   constructor(options: SqliteStoreOptions) {
@@ -47,6 +61,16 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     this.#db.pragma('foreign_keys = ON');
+    if (options.backgroundCheckpoint && options.path !== ':memory:') {
+      // A commit still checkpoints if the WAL reaches this size: a worker that cannot finish under constant writes
+      // (SQLite restarts the WAL only once all of it is copied) never lets it grow without bound.
+      this.#db.pragma(`wal_autocheckpoint = ${Math.trunc(options.inlineCheckpointPages ?? 10_000)}`);
+      this.checkpointer = new WalCheckpointer(options.path, options.checkpointIntervalMs ?? 200, (err) => {
+        // Never let the WAL grow without bound: checkpoint in the commits again, as SQLite does by default.
+        if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
+        options.onCheckpointFailure?.(err);
+      });
+    }
     this.accounts = new SqliteAccounts(this.#db);
     this.usage = new SqliteUsage(this.#db);
     this.requestLog = new SqliteRequestLog(this.#db);
@@ -72,7 +96,8 @@ export class SqliteStore implements Store {
     });
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.checkpointer?.close();
     return settle(() => {
       if (this.#db.open) this.#db.close();
     });

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'vigil-checkpoint-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const until = async (what: string, ok: () => boolean, ms = 5000): Promise<void> => {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** About 4 MB of decision-log rows, each in its own commit as the recorder's chunks are. */
+async function writeMegabytes(store: SqliteStore, tag: string): Promise<void> {
+  const result = { blob: 'x'.repeat(4000) };
+  for (let i = 0; i < 1000; i++) {
+    await store.decisions.append([{ accountId: 'acct', group: 'ip', operation: 'lookup.ip', userId: null, at: new Date().toISOString(), input: { ip: `${tag}-${i}` }, result }]);
+  }
+}
+
+/** Frames in the WAL not yet copied into the database file (Infinity while another checkpoint runs). */
+function pendingFrames(path: string): number {
+  const db = new Database(path);
+  try {
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+    return !row || row.busy !== 0 ? Infinity : row.log - row.checkpointed;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Frames in the WAL now (a restarted WAL holds only the commits since), read from the wal-index header in
+ * the -shm file (mxFrame, a native-endian u32 at byte 16) so that reading it checkpoints nothing.
+ */
+function walFrames(path: string): number {
+  return readFileSync(`${path}-shm`).readUInt32LE(16);
+}
+
+describe('SQLite background checkpoints', () => {
+  it('commits leave the copying to the worker, and the WAL restarts from its start once all of it is copied', async () => {
+    const path = join(root, 'bg', 'vigil.db');
+    const store = new SqliteStore({ path, backgroundCheckpoint: true, checkpointIntervalMs: 50 });
+    await store.migrate();
+    await store.checkpointer?.ready;
+    await writeMegabytes(store, 'a');
+    await until('the worker to copy the WAL', () => pendingFrames(path) === 0);
+    const walBytes = statSync(`${path}-wal`).size;
+    assert.ok(walFrames(path) > 1000, 'more than the default 1,000 pages were left to the worker');
+    await store.decisions.append([{ accountId: 'acct', group: 'ip', operation: 'lookup.ip', userId: null, at: new Date().toISOString(), input: {}, result: {} }]);
+    assert.ok(walFrames(path) < 10, `the next commit restarted the WAL: ${walFrames(path)} frames`);
+    await writeMegabytes(store, 'b');
+    await until('the worker to copy the WAL again', () => pendingFrames(path) === 0);
+    // SQLite reuses the file from its start without truncating it: the second batch did not double it.
+    assert.ok(statSync(`${path}-wal`).size < walBytes + 1_000_000, `WAL ${statSync(`${path}-wal`).size} bytes, was ${walBytes}`);
+    const rows = await store.decisions.list('acct', 'ip', '2000-01-01T00:00:00.000Z', '2100-01-01T00:00:00.000Z', 5000);
+    assert.equal(rows.length, 2001);
+    await store.close();
+    await store.close();
+  });
+
+  it('under writes too constant for the worker to finish, a commit checkpoints at the larger size, so the WAL stays bounded', async () => {
+    const path = join(root, 'constant', 'vigil.db');
+    // A worker that never runs stands for one that never catches up.
+    const store = new SqliteStore({ path, backgroundCheckpoint: true, checkpointIntervalMs: 3_600_000, inlineCheckpointPages: 300 });
+    await store.migrate();
+    let most = 0;
+    for (let round = 0; round < 10; round++) {
+      await writeMegabytes(store, `r${round}`);
+      most = Math.max(most, walFrames(path));
+    }
+    assert.ok(most < 300 + 50, `WAL reached ${most} frames`);
+    await store.close();
+  });
+
+  it('when the worker dies, commits checkpoint again and the failure is reported', async () => {
+    const path = join(root, 'dies', 'vigil.db');
+    const failures: Error[] = [];
+    const store = new SqliteStore({ path, backgroundCheckpoint: true, checkpointIntervalMs: 60_000, onCheckpointFailure: (err) => failures.push(err) });
+    await store.migrate();
+    await store.checkpointer?.ready;
+    await store.checkpointer?.kill();
+    await until('the failure report', () => failures.length === 1);
+    await writeMegabytes(store, 'c');
+    // The automatic checkpoint (every 1,000 pages) ran inside the commits: little is left to copy.
+    assert.ok(pendingFrames(path) < 1100, `pending frames: ${pendingFrames(path)}`);
+    await store.close();
+  });
+
+  it('is off unless asked for, and never for :memory:', async () => {
+    const plain = new SqliteStore({ path: join(root, 'plain', 'vigil.db') });
+    const memory = new SqliteStore({ path: ':memory:', backgroundCheckpoint: true });
+    assert.equal(plain.checkpointer, undefined);
+    assert.equal(memory.checkpointer, undefined);
+    await plain.close();
+    await memory.close();
+  });
+});
