@@ -7,7 +7,9 @@ import { join } from 'node:path';
 
 /** Starts `node --import tsx <args>` (default: Vigil's `serve`) and resolves once `readyUrl` answers 2xx. */
 export async function startProcess(env: Record<string, string>, readyUrl: string, args: string[] = ['src/cli/main.ts', 'serve']): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_PROFILE_DIR=DIR writes a V8 CPU profile of every started process into DIR when it exits.
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
