@@ -56,7 +56,7 @@ export function createLearning(opts: LearningOptions): Learning {
     velocity,
     snapshots: opts.policy.snapshots,
     labels,
-    payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, feedback, logger }),
+    payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, feedback, labels, logger }),
     feedback,
     deletion: new DeletionService({
       store, counters: opts.counters, hasher, velocity, flushLogs: opts.flushLogs,

@@ -76,6 +76,20 @@ describe('LabelLookups', () => {
     assert.equal(await other.label('acct3', 'email', 'ann@example.com', NOW), 'fraud');
   });
 
+  it('scores of hashed identities read only the types the account labelled, and nothing without labels', async () => {
+    const labels = lookups();
+    const jane = hasher.hash('email', 'jane@example.com');
+    const ids = [{ type: 'ip' as const, valueHash: hasher.hash('ip', '203.0.113.9') }, { type: 'email' as const, valueHash: jane }];
+    assert.deepEqual(await labels.scores('acct', ids, NOW), []);
+    assert.deepEqual(await labels.scores('acct', [], NOW), []);
+    assert.equal(reads.scores, 0);
+    await labelEmail('acct', 'jane@example.com');
+    labels.forget('acct');
+    const scores = await labels.scores('acct', ids, NOW);
+    assert.deepEqual(scores.map((s) => [s.type, s.valueHash, Math.round(s.score * 1000) / 1000]), [['email', jane, 1]]);
+    assert.equal(reads.scores, 1);
+  });
+
   it('concurrent lookups share one presence read; a failed read fails them and is not kept', async () => {
     const labels = lookups();
     await Promise.all([1, 2, 3].map(() => labels.label('acct', 'ip', '198.51.100.1', NOW)));

@@ -1,4 +1,4 @@
-import type { LabelType } from '../store/learning-ports.ts';
+import type { IdentityScore, LabelType } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
 import { EVIDENCE_HALF_LIFE_DAYS } from './evidence.ts';
 import type { IdentityHasher } from './identity-hash.ts';
@@ -76,6 +76,17 @@ export class LabelLookups {
       if (score >= FRAUD_LABEL_THRESHOLD) for (const v of byHash.get(valueHash) ?? []) out.add(v);
     }
     return out;
+  }
+
+  /**
+   * The decayed evidence of identities already hashed (payment scoring): only those of types the
+   * account has labels of are read, and nothing when there are none.
+   */
+  async scores(accountId: string, identities: ReadonlyArray<{ type: LabelType; valueHash: string }>, now: Date): Promise<IdentityScore[]> {
+    if (identities.length === 0) return [];
+    const labelled = await this.#labelledTypes(accountId);
+    const asked = identities.filter((i) => labelled.has(i.type));
+    return asked.length === 0 ? [] : this.store.evidence.scores(accountId, asked, now.toISOString(), EVIDENCE_HALF_LIFE_DAYS);
   }
 
   #labelledTypes(accountId: string): ReadonlySet<LabelType> | Promise<ReadonlySet<LabelType>> {

@@ -6,7 +6,8 @@ import type { Store } from '../store/ports.ts';
 import { scorePayment } from '../intel/payment/score.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
 import { engineSignals, paymentDatasets, type PaymentEngines } from './engine-signals.ts';
-import { EVIDENCE_HALF_LIFE_DAYS, identitiesEvidence } from './evidence.ts';
+import { identitiesEvidence } from './evidence.ts';
+import type { LabelLookups } from './label-lookups.ts';
 import { FRAUD_LABEL_THRESHOLD } from './label-lookups.ts';
 import { paymentFeatures } from './features.ts';
 import type { IdentityHasher } from './identity-hash.ts';
@@ -60,6 +61,8 @@ export interface PaymentServiceDeps {
   hasher: IdentityHasher;
   velocity: VelocitySource;
   model: ModelService;
+  /** Decayed evidence of the transaction's identities (skips types the account never labelled). */
+  labels: Pick<LabelLookups, 'scores'>;
   /** Applies a payment outcome that was waiting for this transaction's scoring. */
   feedback: Pick<FeedbackService, 'applyToScoring'>;
   logger: Logger;
@@ -155,7 +158,7 @@ export class PaymentService {
     const since = (ms: number) => new Date(call.now.getTime() - ms).toISOString();
 
     const [scores, velocity, fraud30d, amounts] = await Promise.all([
-      store.evidence.scores(call.accountId, ids.evidence, call.now.toISOString(), EVIDENCE_HALF_LIFE_DAYS),
+      this.deps.labels.scores(call.accountId, ids.evidence, call.now),
       this.velocity(call.accountId, ids, since),
       ids.hashes.customer === null && ids.hashes.email === null
         ? Promise.resolve(0)
