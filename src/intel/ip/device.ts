@@ -28,6 +28,7 @@
  * Unknown strings are 'unknown'; a missing, empty or unparsable UA gives the all-unknown block.
  */
 import { createRequire } from 'node:module';
+import { TtlCache } from '../../net/ttl-cache.ts';
 
 export interface DeviceBlock {
   isMobile: boolean;
@@ -86,7 +87,22 @@ function part(obj: unknown, key: string): unknown {
   return typeof obj === 'object' && obj !== null ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
-function parseUa(ua: string): UaResult {
+/**
+ * Parsed User-Agents, read-only. Real traffic repeats a few thousand strings and ua-parser-js runs
+ * dozens of regular expressions per parse (the largest part of a payment's device checks), so the
+ * last 5,000 distinct strings are kept in memory (never stored).
+ */
+const PARSED = new TtlCache<Readonly<UaResult>>(5000);
+
+function parseUa(ua: string): Readonly<UaResult> {
+  const hit = PARSED.get(ua);
+  if (hit) return hit.value;
+  const parsed = parseUaAfresh(ua);
+  PARSED.set(ua, parsed, Number.POSITIVE_INFINITY);
+  return parsed;
+}
+
+function parseUaAfresh(ua: string): UaResult {
   const r = new UAParser(ua).getResult();
   const browser = part(r, 'browser');
   const os = part(r, 'os');
@@ -314,7 +330,7 @@ export function isBotUserAgent(userAgent: string | undefined): boolean {
 export function parseDevice(userAgent: string | undefined): DeviceBlock {
   const ua = clip(userAgent);
   if (ua === '') return unknownDevice();
-  let r: UaResult;
+  let r: Readonly<UaResult>;
   try {
     r = parseUa(ua);
   } catch {
