@@ -1,5 +1,6 @@
 /** Helpers shared by the benches: start a server process, read Server-Timing, quantiles. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,4 +77,50 @@ export async function load(url: string, opts: LoadOptions): Promise<{ rps: numbe
   });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+}
+
+/**
+ * Open-loop load at a fixed rate: request i is sent at start + i/rate whatever the earlier ones are
+ * doing (as real clients arrive), on up to 64 keep-alive sockets, and its latency runs from that moment
+ * to the end of its answer. autocannon's fixed rate is closed-loop instead (10 connections, each
+ * waiting for its answer, a per-second budget spent in a burst), which measures its own pacing more
+ * than the server; both are printed. Throws when any answer was not HTTP 2xx.
+ */
+export async function paced(base: string, opts: { rate: number; duration: number; requests: NonNullable<LoadOptions['requests']>; headers?: Record<string, string> }): Promise<{ sent: number; p50: number; p99: number; max: number }> {
+  // The first second opens the sockets and warms the client; it is sent but not counted.
+  const warmup = 1000;
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const latencies: number[] = [];
+  let failed = 0;
+  const send = (r: NonNullable<LoadOptions['requests']>[number], due: number, counted: boolean) =>
+    new Promise<void>((resolve) => {
+      // From the moment it was due, or sent if that is later: a late client does not hide server time.
+      const t0 = Math.min(due, performance.now());
+      const req = httpRequest(`${base}${r.path}`, { method: r.method ?? 'GET', agent, headers: { ...opts.headers, ...r.headers } }, (res) => {
+        if ((res.statusCode ?? 0) >= 300) failed++;
+        res.resume();
+        res.on('end', () => {
+          if (counted) latencies.push(performance.now() - t0);
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        failed++;
+        resolve();
+      });
+      req.end(r.body);
+    });
+  const total = Math.round(opts.rate * (opts.duration + warmup / 1000));
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / opts.rate;
+    const wait = due - performance.now();
+    if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(send(opts.requests[i % opts.requests.length]!, due, due - start >= warmup));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  if (failed > 0) throw new Error(`${base}: ${failed} of ${total} paced requests failed or were not 2xx`);
+  return { sent: latencies.length, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: Math.max(...latencies) };
 }
