@@ -77,6 +77,13 @@ export interface AmountStats {
   max: number;
 }
 
+/**
+ * How many of the most recent scorings make an amount history (PF10016). An account's whole 90 days
+ * would be a scan of every scoring in the currency (about 0.4 µs a row on SQLite: 0.4 s at a million);
+ * the latest 10,000 estimate its distribution as well, in a few milliseconds.
+ */
+export const AMOUNT_HISTORY_ROWS = 10_000;
+
 export interface ScoringsPort {
   insert(scoring: NewScoring): Promise<StoredScoring>;
   /** Scorings of one transaction id, oldest first. */
@@ -85,8 +92,12 @@ export interface ScoringsPort {
   velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]>;
   /** Transactions (distinct transaction ids; a scoring without one counts alone) with identity `by` = `hash` scored since `since` whose outcome counts as fraud (chargeback, fraud_confirmed, or declined flagged fraud). */
   countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number>;
-  /** Amount statistics of the account's scorings in `currency` since `since`; with `customer`, of that customer only. */
-  amountStats(accountId: string, currency: string | null, since: string, customer?: string): Promise<AmountStats>;
+  /**
+   * Amount statistics of the account's scorings in `currency` since `since`; with `customer`, of that
+   * customer only. Only the `limit` most recent scorings with an amount count (default
+   * AMOUNT_HISTORY_ROWS): the read stays bounded however busy the account is.
+   */
+  amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit?: number): Promise<AmountStats>;
   /** Writes the outcome on every scoring of the transaction id; returns how many scorings were updated. */
   setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number>;
   /** Scorings where any of the given identity fields equals its hash (deletion and replay). */

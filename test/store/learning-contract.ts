@@ -352,6 +352,25 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         near(euro.meanLog, Math.log1p(50), 'single meanLog');
       });
 
+      it('reads only the most recent `limit` scorings with an amount, for the account and for one customer', async () => {
+        const acct = uid('acct');
+        const amounts = [5, 6, 7, 8, 9, 1000];
+        for (const [i, amount] of amounts.entries()) {
+          await store.scorings.insert(makeScoring(acct, { scoredAt: at(i - 20), amount, currency: 'USD', identities: noIdentities({ customer: i % 2 ? 'odd' : 'even' }) }));
+        }
+        // Newer than all of them, but without an amount: not one of the rows counted.
+        await store.scorings.insert(makeScoring(acct, { scoredAt: at(-1), amount: null, currency: 'USD', identities: noIdentities({ customer: 'odd' }) }));
+        const recent = await store.scorings.amountStats(acct, 'USD', at(-1000), undefined, 3);
+        assert.equal(recent.count, 3);
+        near(recent.meanLog, logStats([8, 9, 1000]).mean, 'recent meanLog');
+        assert.equal(recent.max, 1000);
+        const odd = await store.scorings.amountStats(acct, 'USD', at(-1000), 'odd', 2);
+        assert.equal(odd.count, 2);
+        near(odd.meanLog, logStats([8, 1000]).mean, 'customer recent meanLog');
+        assert.equal((await store.scorings.amountStats(acct, 'USD', at(-1000))).count, 6);
+        await assert.rejects(store.scorings.amountStats(acct, 'USD', at(-1000), undefined, 0), /positive integer/);
+      });
+
       it('is all zeros with no matching amount, and sd 0 when every amount is the same', async () => {
         const acct = uid('acct');
         const empty = { count: 0, meanLog: 0, sdLog: 0, max: 0 };

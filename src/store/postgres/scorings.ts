@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { IDENTITY_FIELDS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
+import { AMOUNT_HISTORY_ROWS, IDENTITY_FIELDS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
   type ScoringRow,
@@ -12,6 +12,7 @@ import {
   scoringParams,
   scoringValues,
   storedScoring,
+  historyRows,
   toAmountStats,
   toScoring,
   velocityAggregate,
@@ -117,7 +118,7 @@ export class PostgresScorings implements ScoringsPort {
     return bigintCount(rows[0]?.n ?? '0');
   }
 
-  async amountStats(accountId: string, currency: string | null, since: string, customer?: string): Promise<AmountStats> {
+  async amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
     const values: unknown[] = [accountId, isoTimestamp(since)];
     const where = ['account_id = $1', 'scored_at >= $2::timestamptz', 'amount IS NOT NULL'];
     // Two shapes rather than IS NOT DISTINCT FROM, so the (account, currency, scored_at) index serves both.
@@ -130,12 +131,14 @@ export class PostgresScorings implements ScoringsPort {
       values.push(customer);
       where.push(`customer_hash = $${values.length}::text`);
     }
+    values.push(historyRows(limit));
     const shape = `${currency === null ? 'n' : 'c'}${customer === undefined ? '' : 'u'}`;
     const { rows } = await this.pool.query<AmountAggregateRow>({
       name: `vigil_scorings_amounts_${shape}`,
       text: `
         SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
-        FROM payment_scorings WHERE ${where.join(' AND ')}`,
+        FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')}
+              ORDER BY scored_at DESC LIMIT $${values.length}::int) AS recent`,
       values,
     });
     return toAmountStats(rows[0]);

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { AmountStats, IdentityField, NewScoring, PaymentOutcome, ScoringsPort, StoredScoring, VelocityQuery } from '../learning-ports.ts';
+import { AMOUNT_HISTORY_ROWS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
   type CheckedVelocity,
@@ -13,6 +13,7 @@ import {
   scoringParams,
   scoringValues,
   storedScoring,
+  historyRows,
   toAmountStats,
   toScoring,
   velocityGroups,
@@ -127,7 +128,7 @@ export class SqliteScorings implements ScoringsPort {
     });
   }
 
-  amountStats(accountId: string, currency: string | null, since: string, customer?: string): Promise<AmountStats> {
+  amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
     return settle(() => {
       const params: unknown[] = [accountId];
       const where = ['account_id = ?', 'amount IS NOT NULL'];
@@ -145,9 +146,11 @@ export class SqliteScorings implements ScoringsPort {
         where.push('customer_hash = ?');
         params.push(customer);
       }
+      params.push(historyRows(limit));
+      // The newest rows first along the (account, currency or customer, scored_at) index, at most `limit` of them.
       const sql = `
         SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
-        FROM payment_scorings WHERE ${where.join(' AND ')}`;
+        FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')} ORDER BY scored_at DESC LIMIT ?)`;
       return toAmountStats(this.cached<AmountAggregateRow>(sql).get(...params));
     });
   }
