@@ -199,9 +199,14 @@ describe('payment feedback on PostgreSQL, across instances', () => {
     const bulk = await post(1, '/feedback/bulk', { items: [{ transaction_id: 'pg-tx-1', outcome: 'chargeback' }, { type: 'email', value: 'pg@example.com', label: 'fraud' }] });
     assert.equal(bulk.status, 'success', JSON.stringify(bulk));
     assert.equal(bulk.data.created, 2);
-    const again = await post(0, '/scoring/payment', { data: { transaction_id: 'pg-tx-2', customer_id: 'pg-c2', customer_device_id: 'pg-device' } });
-    const rules = (again.data.rules as Array<{ id: string }>).map((r) => r.id);
-    assert.ok(rules.includes('SVC2002'), JSON.stringify(again));
+    const ruleIds = (scoring: { data: Record<string, unknown> }) => (scoring.data.rules as Array<{ id: string }>).map((r) => r.id);
+    // The instance that took the feedback counts it at once.
+    const here = await post(1, '/scoring/payment', { data: { transaction_id: 'pg-tx-2', customer_id: 'pg-c2', customer_device_id: 'pg-device' } });
+    assert.ok(ruleIds(here).includes('SVC2002'), JSON.stringify(here));
+    // The other one had found no labels on the account; the first ones reach it within POLICY_REFRESH_MS (100 ms here).
+    await new Promise((r) => setTimeout(r, 150));
+    const there = await post(0, '/scoring/payment', { data: { transaction_id: 'pg-tx-3', customer_id: 'pg-c3', customer_device_id: 'pg-device' } });
+    assert.ok(ruleIds(there).includes('SVC2002'), JSON.stringify(there));
     const retry = await post(0, '/feedback/payment', { transaction_id: 'pg-tx-1', outcome: 'chargeback' });
     assert.deepEqual(retry.data, { transaction_id: 'pg-tx-1', outcome: 'chargeback', status: 'applied', matched: 1, label: 'unchanged' });
   });
