@@ -7,11 +7,6 @@ import { normaliseIdentity } from './identity-values.ts';
 /** Decayed evidence from which the IP, email and phone checks treat an identity as labelled fraud. */
 export const FRAUD_LABEL_THRESHOLD = 0.5;
 
-/**
- * The label seams of the email, phone and IP checks (spec "Identity label": email and phone checks
- * mark a fraud-labelled identity invalid with a reason, IP checks rate it high risk). An identity is
- * `fraud` while its decayed evidence (fraud minus legit, half-life 90 days) is at least 0.5.
- */
 export interface LabelLookupOptions {
   /**
    * How long the account's set of labelled types is trusted (default 1 s, POLICY_REFRESH_MS): labels
@@ -27,6 +22,11 @@ interface Presence {
   expires: number;
 }
 
+/**
+ * The label seams of the email, phone and IP checks (spec "Identity label": email and phone checks
+ * mark a fraud-labelled identity invalid with a reason, IP checks rate it high risk). An identity is
+ * `fraud` while its decayed evidence (fraud minus legit, half-life 90 days) is at least 0.5.
+ */
 export class LabelLookups {
   /**
    * Per account, the identity types with any evidence. Most calls are about an identity type the
@@ -52,7 +52,7 @@ export class LabelLookups {
     return normal === null ? null : this.hasher.hash(type, normal);
   }
 
-  /** Called once evidence of the account was written or removed here: the next lookup reads the store. */
+  /** Called once evidence of the account was written here: the next lookup reads the store. */
   forget(accountId: string): void {
     this.#presence.delete(accountId);
   }
@@ -94,18 +94,20 @@ export class LabelLookups {
     const cached = this.#presence.get(accountId);
     if (cached && cached.expires > now) return cached.types;
     // Concurrent calls share one read; a forget() while it runs drops it (the entry is no longer this one).
-    const entry: Presence = { types: Promise.resolve(new Set<LabelType>()), expires: now + this.#ttlMs };
-    entry.types = this.store.evidence.labelledTypes(accountId).then(
-      (types) => {
-        const set = new Set(types);
-        if (this.#presence.get(accountId) === entry) entry.types = set;
-        return set;
-      },
-      (err: unknown) => {
-        if (this.#presence.get(accountId) === entry) this.#presence.delete(accountId);
-        throw err;
-      },
-    );
+    const entry: Presence = {
+      expires: now + this.#ttlMs,
+      types: this.store.evidence.labelledTypes(accountId).then(
+        (types) => {
+          const set = new Set(types);
+          if (this.#presence.get(accountId) === entry) entry.types = set;
+          return set;
+        },
+        (err: unknown) => {
+          if (this.#presence.get(accountId) === entry) this.#presence.delete(accountId);
+          throw err;
+        },
+      ),
+    };
     this.#presence.set(accountId, entry);
     return entry.types;
   }

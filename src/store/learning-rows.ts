@@ -433,16 +433,16 @@ export interface AmountAggregateRow {
   max: number | null;
 }
 
-/**
- * Mean and population standard deviation from avg(x) and avg(x²). The difference of two close numbers
- * leaves rounding noise when every x is the same; a variance below that noise (relative to avg(x²)) is 0.
- */
 /** The row limit of an amount history: a positive integer (a bad value is a programming error). */
 export function historyRows(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`amount history rows must be a positive integer, got ${String(limit)}`);
   return limit;
 }
 
+/**
+ * Mean and population standard deviation from avg(x) and avg(x²). The difference of two close numbers
+ * leaves rounding noise when every x is the same; a variance below that noise (relative to avg(x²)) is 0.
+ */
 export function toAmountStats(row: AmountAggregateRow | undefined): AmountStats {
   const count = row === undefined ? 0 : rowInteger(row.n);
   if (row === undefined || count === 0 || row.mean === null || row.mean_sq === null || row.max === null) return { count: 0, meanLog: 0, sdLog: 0, max: 0 };
