@@ -1,4 +1,26 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+
+/**
+ * A connection with Vigil's policy for Redis (counters and velocity windows alike): queued calls
+ * survive a short reconnect, but a down Redis fails calls fast rather than hanging the request
+ * pipeline: refused connections fail after two retries, a silent server after `commandTimeoutMs`.
+ */
+export function openRedis(url: string, commandTimeoutMs = 1500): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 1000,
+    commandTimeout: commandTimeoutMs,
+    // Keep reconnecting forever, so service resumes when Redis is back. A queued call fails after two failed
+    // attempts, so the short cap keeps calls failing in about a second during an outage.
+    retryStrategy: (attempt) => Math.min(attempt * 100, 500),
+  });
+  // Connection errors also reject the calls in flight, which is where callers see them. Without a listener
+  // ioredis would print every reconnect failure to the console.
+  redis.on('error', () => undefined);
+  return redis;
+}
 
 /** QUIT lets in-flight calls finish; a connection that is not up (or dies while quitting) is simply dropped. */
 export async function closeRedis(redis: Redis): Promise<void> {

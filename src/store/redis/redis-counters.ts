@@ -1,7 +1,7 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
-import { closeRedis } from './connection.ts';
+import { closeRedis, openRedis } from './connection.ts';
 
 export interface RedisCountersOptions {
   url: string;
@@ -23,21 +23,7 @@ export class RedisCounters implements Counters {
 
   constructor(options: RedisCountersOptions) {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
-    this.#redis = new Redis(options.url, {
-      lazyConnect: false,
-      // Queued calls survive a short reconnect, but a down Redis must fail calls fast rather than hang
-      // the request pipeline: refused connections fail after two retries, a silent server after commandTimeout.
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: 2,
-      connectTimeout: 1000,
-      commandTimeout: options.commandTimeoutMs ?? 1500,
-      // Keep reconnecting forever, so service resumes when Redis is back. A queued call fails after two failed
-      // attempts, so the short cap keeps calls failing in about a second during an outage.
-      retryStrategy: (attempt) => Math.min(attempt * 100, 500),
-    });
-    // Connection errors also reject the calls in flight, which is where callers see them. Without a listener
-    // ioredis would print every reconnect failure to the console.
-    this.#redis.on('error', () => undefined);
+    this.#redis = openRedis(options.url, options.commandTimeoutMs);
   }
 
   async incr(key: string, by: number, ttlSeconds: number): Promise<number> {

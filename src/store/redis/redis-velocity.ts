@@ -1,7 +1,7 @@
-import { Redis, type ChainableCommander } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import { REDIS_PREFIX, VELOCITY_TTL_SECONDS, velocityKeys } from './keys.ts';
-import { closeRedis } from './connection.ts';
+import { closeRedis, openRedis } from './connection.ts';
 
 export interface RedisVelocityOptions {
   url: string;
@@ -65,16 +65,7 @@ export class RedisVelocity {
 
   constructor(options: RedisVelocityOptions) {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
-    // Same connection policy as RedisCounters: fail calls fast while Redis is down, keep reconnecting.
-    this.#redis = new Redis(options.url, {
-      lazyConnect: false,
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: 2,
-      connectTimeout: 1000,
-      commandTimeout: options.commandTimeoutMs ?? 1500,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 500),
-    });
-    this.#redis.on('error', () => undefined);
+    this.#redis = openRedis(options.url, options.commandTimeoutMs);
   }
 
   #count(accountId: string, field: IdentityField, hash: string): string {
