@@ -456,16 +456,9 @@ export function toAmountStats(row: AmountAggregateRow | undefined): AmountStats 
 // ---------------------------------------------------------------------------------------------------------------
 // Payment outcomes
 
-export interface OutcomeValues {
-  accountId: string;
-  transactionId: string;
-  outcome: PaymentOutcome;
-  fraud: boolean;
-  reason: string | null;
-  occurredAt: string;
-  status: 'applied' | 'pending';
+/** A checked outcome record, its identity hashes in IDENTITY_FIELDS order (the columns' order). */
+export interface OutcomeValues extends Omit<OutcomeRecord, 'identities'> {
   identities: Array<string | null>;
-  updatedAt: string;
 }
 
 export function outcomeValues(record: OutcomeRecord): OutcomeValues {
