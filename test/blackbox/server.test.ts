@@ -3,56 +3,16 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as rawRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/free-port.ts';
+import { startServer, stop, type Running } from '../helpers/server-process.ts';
 import { verifySignature } from '../../src/policy/webhooks/sign.ts';
 
 const SEED_KEY = 'svc_live_blackbox000000000000000001';
-
-interface Running {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** `viaNpm` runs the README's `npm start`; otherwise the same command npm runs, without npm in between (for signals). */
-async function startServer(env: Record<string, string>, viaNpm = false): Promise<Running> {
-  const port = await freePort();
-  const [cmd, args] = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve']];
-  const child = spawn(cmd, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Own process group, so stopping `npm start` also reaches the server npm started.
-    detached: true,
-  });
-  let out = '';
-  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
-  child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30000;
-  while (Date.now() < deadline) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (r.ok) return { child, port, output: () => out, exited };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  throw new Error(`server did not start: ${out}`);
-}
-
-async function stop(s: Running): Promise<number | null> {
-  if (s.child.pid !== undefined) process.kill(-s.child.pid, 'SIGTERM');
-  return s.exited;
-}
 
 /** Sends raw bytes and returns the raw response (for requests fetch refuses to build). */
 function raw(port: number, text: string): Promise<string> {
