@@ -1,5 +1,4 @@
 import { compileHostMatcher } from '../accounts/authorized-hosts.ts';
-import { createHash } from 'node:crypto';
 import type { AccountService } from '../accounts/service.ts';
 import type { Caller } from './context.ts';
 import type { KeyResolver } from './pipeline/key.ts';
@@ -20,16 +19,16 @@ export class CachedKeyResolver implements KeyResolver {
   ) {}
 
   async resolve(plaintext: string): Promise<Caller | null> {
-    // The cache is keyed by a fast unkeyed digest: it lives only in this process's memory for a
-    // few seconds, and the keyed hash (HMAC under SECRET_KEY) is what the store sees.
-    const id = createHash('sha256').update(plaintext).digest('base64');
+    // Keyed by the key as sent, in this process's memory for at most `ttlMs`: a request's key is in
+    // memory while it is served anyway, and only its keyed hash (HMAC under SECRET_KEY) is stored.
+    // The SHA-256 digest this cache used to be keyed by cost ~10 µs a request on an idle CPU.
     const now = Date.now();
-    const hit = this.entries.get(id);
+    const hit = this.entries.get(plaintext);
     if (hit && hit.expires > now) return hit.caller;
     const resolved = await this.accounts.resolveKey(plaintext);
     const caller = resolved ? { ...resolved, hosts: compileHostMatcher(resolved.account.authorizedHosts) } : null;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(id, { caller, expires: now + this.ttlMs });
+    this.entries.set(plaintext, { caller, expires: now + this.ttlMs });
     return caller;
   }
 

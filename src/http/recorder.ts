@@ -1,4 +1,4 @@
-import type { DecisionRecord, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
+import type { DecisionRecord, PendingDecision, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
 import type { Logger } from 'pino';
 
 /**
@@ -19,7 +19,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 export class Recorder {
   private usage = new Map<string, UsageRow>();
   private log: RequestLogEntry[] = [];
-  private decisions: DecisionRecord[] = [];
+  private decisions: PendingDecision[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -45,7 +45,7 @@ export class Recorder {
     this.log.push(entry);
   }
 
-  logDecision(record: DecisionRecord): void {
+  logDecision(record: PendingDecision): void {
     this.decisions.push(record);
   }
 
@@ -76,7 +76,7 @@ export class Recorder {
       written = { usage: true, log: true };
       while (decisionsWritten < decisions.length) {
         if (decisionsWritten > 0) await nextTurn();
-        const chunk = decisions.slice(decisionsWritten, decisionsWritten + DECISION_CHUNK);
+        const chunk = decisions.slice(decisionsWritten, decisionsWritten + DECISION_CHUNK).map(settled);
         await this.store.decisions.append(chunk);
         decisionsWritten += chunk.length;
       }
@@ -101,4 +101,9 @@ export class Recorder {
       this.logger.error({ err }, 'failed to write usage and request log; will retry');
     }
   }
+}
+
+/** The record as stored, its identity hashes computed now. */
+function settled({ identities, ...record }: PendingDecision): DecisionRecord {
+  return identities ? { ...record, identities: identities() } : record;
 }

@@ -62,7 +62,10 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
         headers: req.headers,
         ip: req.ip,
         now: deps.clock(),
-        baseUrl: deps.baseUrl(req),
+        // Read by few methods (country flag URLs): worked out only when asked.
+        get baseUrl() {
+          return deps.baseUrl(req);
+        },
         timing,
         options: DEFAULT_OPTIONS,
         caller: undefined,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Seed } from '../accounts/seed.ts';
-import type { DecisionRecord, Store } from '../store/ports.ts';
+import type { PendingDecision, Store } from '../store/ports.ts';
 import { EventRaiser } from './events/raise.ts';
 import { blacklistType, ListsService } from './lists-service.ts';
 import { RulesService } from './rules-service.ts';
@@ -17,7 +17,7 @@ export interface PolicyOptions {
   clock: () => Date;
   refreshMs: number;
   /** Where decisions go for backtests (the recorder's batch); undefined keeps none. */
-  logDecision: ((record: DecisionRecord) => void) | undefined;
+  logDecision: ((record: PendingDecision) => void) | undefined;
   /** Days decisions are kept; older ones are pruned hourly. */
   decisionLogDays: number;
   /** Start a delivery worker in this process. */

@@ -1,4 +1,4 @@
-import type { DecisionRecord } from '../store/ports.ts';
+import type { PendingDecision } from '../store/ports.ts';
 import type { EventRaiser } from './events/raise.ts';
 import { decide } from './rules/decide.ts';
 import type { PolicySnapshots } from './snapshots.ts';
@@ -26,7 +26,7 @@ export class PolicyStage {
   constructor(
     private readonly snapshots: PolicySnapshots,
     private readonly events: EventRaiser,
-    private readonly logDecision: ((record: DecisionRecord) => void) | undefined,
+    private readonly logDecision: ((record: PendingDecision) => void) | undefined,
   ) {}
 
   /** Applies the policy to every subject of `data`; returns what took part when `call.explain`. */
@@ -59,7 +59,8 @@ export class PolicyStage {
           at: call.now.toISOString(),
           input: { ...subject.input },
           result: subject.logged ? subject.logged() : { ...subject.result },
-          ...(subject.identities && { identities: subject.identities() }),
+          // Hashed when the log batch is written (off the caller's wait); the subject's values do not change after this.
+          ...(subject.identities && { identities: subject.identities.bind(subject) }),
         });
       }
       if (subject.settle) await subject.settle();

@@ -95,6 +95,7 @@ export class WebhookWorker {
   #loop: Promise<void> | undefined;
   #stopping = false;
   #woken = false;
+  #wakeQueued = false;
   #timer: NodeJS.Timeout | undefined;
   #resolveSleep: (() => void) | undefined;
 
@@ -128,10 +129,19 @@ export class WebhookWorker {
     await Promise.allSettled([...this.#inFlight]);
   }
 
-  /** Looks at the outbox now (a new event was stored), instead of at the next poll. */
+  /**
+   * Looks at the outbox soon (a new event was stored), instead of at the next poll: on the event
+   * loop's next check phase, so the call that stored the event answers first (the outbox read ran
+   * before its answer was written otherwise), and wakes within one turn make one read.
+   */
   wake(): void {
     this.#woken = true;
-    this.#interruptSleep();
+    if (this.#wakeQueued) return;
+    this.#wakeQueued = true;
+    setImmediate(() => {
+      this.#wakeQueued = false;
+      this.#interruptSleep();
+    });
   }
 
   /** Sends in flight right now. */
