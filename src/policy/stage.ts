@@ -59,8 +59,8 @@ export class PolicyStage {
           at: call.now.toISOString(),
           input: { ...subject.input },
           result: subject.logged ? subject.logged() : { ...subject.result },
-          // Hashed when the log batch is written (off the caller's wait); the subject's values do not change after this.
-          ...(subject.identities && { identities: subject.identities.bind(subject) }),
+          // Hashed when the log batch is written, off the caller's wait.
+          ...(subject.identities && { identities: subject.identities }),
         });
       }
       if (subject.settle) await subject.settle();

@@ -131,8 +131,12 @@ export interface PolicySubject {
    * final result (payment scoring stores the scored transaction here). Awaited: a failure fails the call.
    */
   settle?(): Promise<void>;
-  /** Keyed hashes of the identities this subject is about, kept with its decision record so user deletion finds it. */
-  identities?(): string[];
+  /**
+   * Keyed hashes of the identities this subject is about, kept with its decision record so user
+   * deletion finds it. Called when the log batch is written, up to a second later: a thunk that
+   * holds only the values it hashes (deferredHashes), not the answer, so nothing big stays alive.
+   */
+  identities?: () => readonly string[];
 }
 
 /**

@@ -18,8 +18,13 @@ export function identityOf(labels: LabelLookups | undefined, type: LabelType, va
   return hash === null ? {} : { identity: { type, hash } };
 }
 
-/** The keyed hash of a value as a one-element list (decision-record identities); [] without the learning services. */
-export function hashesOf(labels: LabelLookups | undefined, type: LabelType, value: string): string[] {
-  const hash = labels?.hashOf(type, value) ?? null;
-  return hash === null ? [] : [hash];
+/**
+ * A subject's decision-record identities: the keyed hash of one value as a one-element list ([]
+ * without the learning services), worked out when called. The thunk holds only these arguments.
+ */
+export function deferredHashes(labels: LabelLookups | undefined, type: LabelType, value: string): () => string[] {
+  return () => {
+    const hash = labels?.hashOf(type, value) ?? null;
+    return hash === null ? [] : [hash];
+  };
 }

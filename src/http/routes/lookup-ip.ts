@@ -6,7 +6,7 @@ import { lookupIp, type IpLookup, type IpLookupOptions, type SecurityBlock } fro
 import { ipRisk, SUSPICIOUS_IP_RISK, type IpRisk } from '../../intel/ip/risk.ts';
 import { FRAUD_LABEL_IP_RISK } from '../../learning/engine-signals.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
-import { hashesOf, identityOf } from './learning-seam.ts';
+import { deferredHashes, identityOf } from './learning-seam.ts';
 import { GEOIP_MODULES, IP_MODULES, NO_CONTACTS, type IpSources } from '../../intel/ip/types.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
@@ -147,7 +147,7 @@ function ipSubject(engine: IpEngine, result: Record<string, unknown>, input: Rea
       };
     },
     logged: () => loggedView(view, found.security),
-    identities: () => hashesOf(engine.labels, 'ip', String(result.ip)),
+    identities: deferredHashes(engine.labels, 'ip', String(result.ip)),
   };
 }
 

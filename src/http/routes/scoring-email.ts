@@ -12,7 +12,7 @@ import { writeVerdict } from '../../policy/verdict.ts';
 import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
-import { hashesOf, identityOf } from './learning-seam.ts';
+import { deferredHashes, identityOf } from './learning-seam.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
 
@@ -103,7 +103,7 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
         result,
         lists,
         apply: (verdict) => applyEmailVerdict(result, verdict),
-        identities: () => hashesOf(labels, 'email', email),
+        identities: deferredHashes(labels, 'email', email),
         event() {
           const score = typeof result.score === 'number' ? result.score : 0;
           if (score < SPAM_EMAIL_FROM) return null;

@@ -95,7 +95,8 @@ export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
           if (!k.scored) return;
           await l.payments.record(k.call, k.input, k.scored, result.score as number, (result.rules as Array<{ id: string }>).map((r) => r.id));
         },
-        identities: () => (k.scored ? Object.values(k.scored.identities.hashes).filter((h): h is string => h !== null) : []),
+        // Hashed by the engine already: the list is taken now and the thunk holds only it.
+        identities: ((hashes: string[]) => () => hashes)(k.scored ? Object.values(k.scored.identities.hashes).filter((h): h is string => h !== null) : []),
         event() {
           const score = result.score as number;
           if (score < FRAUD_PAYMENT_FROM || !k.scored) return null;

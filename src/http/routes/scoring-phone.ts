@@ -5,7 +5,7 @@ import { fakeDisposableFacts } from '../../intel/phone/fake.ts';
 import { checkCountry, parsePhone, type ParsedPhone } from '../../intel/phone/parse.ts';
 import type { PhoneResult } from '../../intel/phone/types.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
-import { hashesOf, identityOf } from './learning-seam.ts';
+import { deferredHashes, identityOf } from './learning-seam.ts';
 import { maskPhone } from '../../policy/events/mask.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
@@ -60,7 +60,7 @@ export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointD
         result,
         lists: [{ type: 'phone', value: digits }],
         apply: (verdict) => writeVerdict(result, verdict, { listed: result, validity: { field: 'isValid', reasonField: 'reason' } }),
-        identities: () => hashesOf(labels, 'phone', digits),
+        identities: deferredHashes(labels, 'phone', digits),
         event() {
           if (result.isValid === true && result.disposable !== true && result.blacklisted !== true) return null;
           return {
