@@ -11,6 +11,7 @@ import type { KeyResolver } from './pipeline/key.ts';
  */
 export class CachedKeyResolver implements KeyResolver {
   private readonly entries = new Map<string, { caller: Caller | null; expires: number }>();
+  private nextSweep = 0;
 
   constructor(
     private readonly accounts: AccountService,
@@ -23,6 +24,7 @@ export class CachedKeyResolver implements KeyResolver {
     // memory while it is served anyway, and only its keyed hash (HMAC under SECRET_KEY) is stored.
     // The SHA-256 digest this cache used to be keyed by cost ~10 µs a request on an idle CPU.
     const now = Date.now();
+    if (now >= this.nextSweep) this.sweep(now);
     const hit = this.entries.get(plaintext);
     if (hit && hit.expires > now) return hit.caller;
     const resolved = await this.accounts.resolveKey(plaintext);
@@ -30,6 +32,17 @@ export class CachedKeyResolver implements KeyResolver {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(plaintext, { caller, expires: now + this.ttlMs });
     return caller;
+  }
+
+  /** Drops expired entries (at most once per `ttlMs`), so no key stays in memory long after its last use. */
+  private sweep(now: number): void {
+    this.nextSweep = now + this.ttlMs;
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+  }
+
+  /** Entries held, expired-but-unswept ones included. */
+  get size(): number {
+    return this.entries.size;
   }
 
   clear(): void {
