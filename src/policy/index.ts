@@ -7,6 +7,7 @@ import { RulesService } from './rules-service.ts';
 import { PolicySnapshots } from './snapshots.ts';
 import { PolicyStage } from './stage.ts';
 import { WebhookService } from './webhooks/service.ts';
+import { WebhookPresence } from './webhooks/presence.ts';
 import { WebhookWorker } from './webhooks/worker.ts';
 
 export interface PolicyOptions {
@@ -41,7 +42,11 @@ export function createPolicy(opts: PolicyOptions): Policy {
   const { store, logger, clock } = opts;
   const snapshots = new PolicySnapshots(store, logger, opts.refreshMs);
   const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock }) : undefined;
-  const raiser = new EventRaiser(store, logger, () => worker?.wake());
+  const presence = new WebhookPresence(store, opts.refreshMs);
+  // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).
+  const raiser = new EventRaiser(store, logger, (accountId) => {
+    if (worker && presence.mayHave(accountId)) worker.wake();
+  });
   worker?.start();
   const prune = (): void => {
     const before = new Date(clock().getTime() - opts.decisionLogDays * 24 * HOUR_MS).toISOString();
@@ -53,7 +58,7 @@ export function createPolicy(opts: PolicyOptions): Policy {
     snapshots,
     rules: new RulesService(store, snapshots, clock),
     lists: new ListsService(store, snapshots, clock),
-    webhooks: new WebhookService(store, opts.secret, clock, () => worker?.wake()),
+    webhooks: new WebhookService(store, opts.secret, clock, () => worker?.wake(), (accountId) => presence.forget(accountId)),
     stage: new PolicyStage(snapshots, raiser, opts.logDecision),
     worker,
     close: async () => {

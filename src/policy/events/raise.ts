@@ -17,7 +17,7 @@ export class EventRaiser {
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
-    private readonly onStored: () => void = () => undefined,
+    private readonly onStored: (accountId: string) => void = () => undefined,
   ) {}
 
   /**
@@ -45,7 +45,7 @@ export class EventRaiser {
         this.logger.error({ err, accountId: origin.accountId, kind: event.kind }, 'event could not be stored');
       }
     }
-    if (stored.length > 0) this.onStored();
+    if (stored.length > 0) this.onStored(origin.accountId);
     return stored;
   }
 }

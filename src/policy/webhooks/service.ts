@@ -69,7 +69,8 @@ function view(webhook: Webhook): WebhookView {
 /**
  * Webhooks of an account for the admin API, CLI and seed. Secrets are sealed with the server secret
  * before they reach the store and shown in plaintext only by add() and rotateSecret(). Callers check
- * that the account exists. `onQueued` is called after redeliver() queued jobs (to wake the worker).
+ * that the account exists. `onQueued` is called after redeliver() queued jobs (to wake the worker),
+ * `onChanged` after the account's webhooks were added or removed.
  */
 export class WebhookService {
   constructor(
@@ -77,6 +78,8 @@ export class WebhookService {
     private readonly serverSecret: string,
     private readonly clock: () => Date = () => new Date(),
     private readonly onQueued: () => void = () => undefined,
+    /** Called after the account's webhooks were added or removed here. */
+    private readonly onChanged: (accountId: string) => void = () => undefined,
   ) {}
 
   /** Adds a webhook; without `secret` one is generated. Returns the plaintext secret, this once. */
@@ -93,6 +96,7 @@ export class WebhookService {
       createdAt: this.clock().toISOString(),
     };
     await this.store.events.addWebhook(webhook);
+    this.onChanged(accountId);
     return { ...view(webhook), secret: plain };
   }
 
@@ -108,6 +112,7 @@ export class WebhookService {
   /** Removes the webhook with its queued and past deliveries (and their attempts). */
   async remove(accountId: string, id: string): Promise<void> {
     if (!(await this.store.events.removeWebhook(accountId, id))) throw notFound(accountId, id);
+    this.onChanged(accountId);
   }
 
   /** Replaces the signing secret (generated unless given); deliveries from now on are signed with it. */
