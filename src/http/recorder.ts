@@ -60,6 +60,21 @@ export class Recorder {
     await this.flush();
   }
 
+  /**
+   * The record as stored, its identity hashes computed now. A thunk that throws must not hold up the
+   * log (the batch would be retried for ever): the record is kept without them, and the failure logged;
+   * user deletion still finds it by user id and by the values in its input and result.
+   */
+  private settled({ identities, ...record }: PendingDecision): DecisionRecord {
+    if (!identities) return record;
+    try {
+      return { ...record, identities: identities() };
+    } catch (err) {
+      this.logger.error({ err, accountId: record.accountId, operation: record.operation }, 'decision identities could not be hashed; kept without them');
+      return record;
+    }
+  }
+
   private async writeBatch(): Promise<void> {
     const rows = [...this.usage.values()];
     const entries = this.log;
@@ -76,7 +91,7 @@ export class Recorder {
       written = { usage: true, log: true };
       while (decisionsWritten < decisions.length) {
         if (decisionsWritten > 0) await nextTurn();
-        const chunk = decisions.slice(decisionsWritten, decisionsWritten + DECISION_CHUNK).map(settled);
+        const chunk = decisions.slice(decisionsWritten, decisionsWritten + DECISION_CHUNK).map((d) => this.settled(d));
         await this.store.decisions.append(chunk);
         decisionsWritten += chunk.length;
       }
@@ -101,9 +116,4 @@ export class Recorder {
       this.logger.error({ err }, 'failed to write usage and request log; will retry');
     }
   }
-}
-
-/** The record as stored, its identity hashes computed now. */
-function settled({ identities, ...record }: PendingDecision): DecisionRecord {
-  return identities ? { ...record, identities: identities() } : record;
 }

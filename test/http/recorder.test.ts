@@ -1,0 +1,63 @@
+/**
+ * The recorder's decision log over a real SQLite store: identity hashes are computed when the batch
+ * is written and kept for user deletion; a record whose hashes cannot be computed is still written
+ * and does not hold up the others.
+ */
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { Recorder } from '../../src/http/recorder.ts';
+import type { PendingDecision } from '../../src/store/ports.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+
+let store: SqliteStore;
+const logged: string[] = [];
+const logger = pino({ level: 'error' }, new Writable({ write(chunk: Buffer, _enc, done) { logged.push(chunk.toString()); done(); } }));
+
+before(async () => {
+  store = new SqliteStore({ path: ':memory:' });
+  await store.migrate();
+});
+after(() => store.close());
+
+const decision = (n: number, identities?: () => readonly string[]): PendingDecision => ({
+  accountId: 'acct', group: 'phone', operation: 'scoring.phone', userId: null, at: `2026-11-23T10:00:0${n}.000Z`,
+  input: { phone: `44790000000${n}` }, result: { isValid: true, n }, ...(identities && { identities }),
+});
+
+describe('Recorder decision log', () => {
+  it('hashes identities when the batch is written, and user deletion finds the record by them', async () => {
+    const recorder = new Recorder(store, logger);
+    let calls = 0;
+    recorder.logDecision(decision(1, () => {
+      calls++;
+      return ['a'.repeat(64)];
+    }));
+    assert.equal(calls, 0, 'not while the caller waits');
+    await recorder.flush();
+    assert.equal(calls, 1);
+    assert.equal((await store.decisions.list('acct', 'phone', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10)).length, 1);
+    const removed = await store.decisions.deleteForUser('acct', { needles: [], identityHashes: ['a'.repeat(64)] });
+    assert.deepEqual(removed, { phone: 1 });
+  });
+
+  it('a record whose hashes fail is written without them, logged, and the rest of the batch goes on', async () => {
+    const recorder = new Recorder(store, logger);
+    logged.length = 0;
+    recorder.logDecision(decision(2, () => {
+      throw new Error('hash failed');
+    }));
+    recorder.logDecision(decision(3, () => ['b'.repeat(64)]));
+    await recorder.flush();
+    const rows = await store.decisions.list('acct', 'phone', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10);
+    assert.deepEqual(rows.map((r) => r.result.n).sort(), [2, 3]);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /decision identities could not be hashed/);
+    // The record without hashes is still found by the values it holds.
+    assert.deepEqual(await store.decisions.deleteForUser('acct', { needles: ['447900000002'] }), { phone: 1 });
+    // Nothing is left queued: a second flush writes nothing more.
+    await recorder.flush();
+    assert.equal((await store.decisions.list('acct', 'phone', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10)).length, 1);
+  });
+});
