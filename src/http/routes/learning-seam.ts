@@ -28,3 +28,8 @@ export function deferredHashes(labels: LabelLookups | undefined, type: LabelType
     return hash === null ? [] : [hash];
   };
 }
+
+/** Decision-record identities already hashed (payment scoring): a thunk that holds only the list. */
+export function fixedHashes(hashes: readonly string[]): () => readonly string[] {
+  return () => hashes;
+}

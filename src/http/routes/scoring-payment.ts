@@ -10,7 +10,7 @@ import { writeVerdict } from '../../policy/verdict.ts';
 import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { readJsonBody } from '../body.ts';
-import { needLearning } from './learning-seam.ts';
+import { fixedHashes, needLearning } from './learning-seam.ts';
 
 /** Score from which a live scoring raises `fraud_payment` (spec "Events"). */
 export const FRAUD_PAYMENT_FROM = 50;
@@ -95,8 +95,7 @@ export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
           if (!k.scored) return;
           await l.payments.record(k.call, k.input, k.scored, result.score as number, (result.rules as Array<{ id: string }>).map((r) => r.id));
         },
-        // Hashed by the engine already: the list is taken now and the thunk holds only it.
-        identities: ((hashes: string[]) => () => hashes)(k.scored ? Object.values(k.scored.identities.hashes).filter((h): h is string => h !== null) : []),
+        identities: fixedHashes(k.scored ? Object.values(k.scored.identities.hashes).filter((h): h is string => h !== null) : []),
         event() {
           const score = result.score as number;
           if (score < FRAUD_PAYMENT_FROM || !k.scored) return null;

@@ -1,4 +1,8 @@
+import { TtlCache } from '../../net/ttl-cache.ts';
 import type { Store } from '../../store/ports.ts';
+
+/** Accounts whose answer is held at once; more are read again (the oldest go first). */
+const MAX_ACCOUNTS = 10_000;
 
 /**
  * Which accounts have webhooks, as last read (at most `ttlMs` ago): the delivery worker is woken
@@ -9,19 +13,21 @@ import type { Store } from '../../store/ports.ts';
  * meanwhile, so nothing is lost, only started up to a poll interval later.
  */
 export class WebhookPresence {
-  readonly #known = new Map<string, { has: boolean; until: number }>();
+  readonly #known: TtlCache<boolean>;
   readonly #reading = new Set<string>();
 
   constructor(
     private readonly store: Store,
     private readonly ttlMs: number,
-    private readonly clock: () => number = Date.now,
-  ) {}
+    clock: () => number = Date.now,
+  ) {
+    this.#known = new TtlCache(MAX_ACCOUNTS, clock);
+  }
 
   /** False only when the account was seen without webhooks within the last `ttlMs`. */
   mayHave(accountId: string): boolean {
     const known = this.#known.get(accountId);
-    if (known && known.until > this.clock()) return known.has;
+    if (known) return known.value;
     this.#refresh(accountId);
     return true;
   }
@@ -37,7 +43,7 @@ export class WebhookPresence {
     this.store.events
       .listWebhooks(accountId)
       .then(
-        (webhooks) => this.#known.set(accountId, { has: webhooks.length > 0, until: this.clock() + this.ttlMs }),
+        (webhooks) => this.#known.set(accountId, webhooks.length > 0, this.ttlMs),
         // A failed read leaves the account unknown: events keep waking the worker.
         () => undefined,
       )
