@@ -7,6 +7,7 @@ import { OPERATIONS } from './operations.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/run.ts';
 import { renderEnvelope, toErrorBody, writeRendered } from './reply.ts';
 import { ServerTiming } from './server-timing.ts';
+import { isReusableAnswer } from './formats/json.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { scrubUrl } from '../logger.ts';
 import type { Recorder } from './recorder.ts';
@@ -77,7 +78,9 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       try {
         await runPipeline(def, ctx, deps);
         timing.lap('auth');
-        const answer = await (ctx.testMode ? def.test(ctx) : def.live(ctx));
+        const engineAnswer = await (ctx.testMode ? def.test(ctx) : def.live(ctx));
+        // A shared answer (reusableAnswer) is frozen: the policy stage writes its verdict into its own copy.
+        const answer = def.policy && isReusableAnswer(engineAnswer) ? structuredClone(engineAnswer) : engineAnswer;
         timing.lap('engine');
         const contributions =
           def.policy && ctx.caller

@@ -147,3 +147,65 @@ describe('explain=yes on /lookup/country', () => {
     for (const d of explanation.datasets) assert.ok(d.version.length > 0 && d.source.length > 0, JSON.stringify(d));
   });
 });
+
+describe('answers shared within a second', () => {
+  let instant = Date.parse('2026-03-29T00:59:59.200Z');
+  let s: TestApp;
+  before(async () => {
+    s = await makeTestApp({ clock: () => new Date(instant), seed: { accounts: [{ id: 's', plan: 'premium', keys: [KEY] }] } });
+  });
+  after(() => s.close());
+  const ask = async (query: Record<string, string>, host = 'a.example.test') => {
+    const res = await s.app.inject({ method: 'GET', url: '/lookup/country', query: { key: KEY, ...query }, headers: { host } });
+    return JSON.parse(res.body) as { status: string; executionTime: number; data: CountryResult };
+  };
+
+  it('follows the clock to the second, across a DST change', async () => {
+    // Europe/Berlin moves from CET to CEST at 01:00 UTC that day.
+    const first = await ask({ CountryCode: 'DE', params: 'timezone' });
+    instant += 700; // 00:59:59.900, same second: the same answer
+    assert.deepEqual((await ask({ CountryCode: 'DE', params: 'timezone' })).data, first.data);
+    assert.equal(first.data.timezone?.currentTime, '01:59:59');
+    assert.equal(first.data.timezone?.isDST, false);
+    instant += 100; // 01:00:00.000 UTC
+    const next = (await ask({ CountryCode: 'DE', params: 'timezone' })).data.timezone;
+    assert.equal(next?.currentTimestamp, (first.data.timezone?.currentTimestamp ?? 0) + 1);
+    assert.equal(next?.currentTime, '03:00:00');
+    assert.equal(next?.isDST, true);
+    assert.equal(next?.offset, 7200);
+  });
+
+  it('keeps apart what an answer depends on: code as sent, lang, modules and flag address', async () => {
+    const base = await ask({ CountryCode: 'FR', params: 'flag' });
+    assert.equal((await ask({ CountryCode: 'fr', params: 'flag' })).data.countryCode, 'FR');
+    assert.equal((await ask({ CountryCode: 'FR', params: 'flag', lang: 'DE' })).data.countryName, 'Frankreich');
+    const otherHost = await ask({ CountryCode: 'FR', params: 'flag' }, 'b.example.test');
+    assert.equal(otherHost.data.flag?.svg, 'http://b.example.test/flags/svg/fr.svg');
+    assert.equal(base.data.flag?.svg, 'http://a.example.test/flags/svg/fr.svg');
+    const noFlag = await ask({ CountryCode: 'FR', params: 'currency' });
+    assert.ok(!('flag' in noFlag.data));
+    assert.equal(noFlag.data.currency?.currencyCode, 'EUR');
+    const both = await ask({ CountryCode: 'FR', params: 'currency,flag' });
+    assert.ok(both.data.flag && both.data.currency);
+    // Another host without the flag module shares the answer: the address is not in it.
+    assert.deepEqual((await ask({ CountryCode: 'FR', params: 'currency' }, 'c.example.test')).data, noFlag.data);
+  });
+
+  it('gives each answer its own envelope, in every format, and explain still works', async () => {
+    const plain = await ask({ CountryCode: 'IT' });
+    assert.equal(typeof plain.executionTime, 'number');
+    const xml = await s.app.inject({ method: 'GET', url: '/lookup/country', query: { key: KEY, CountryCode: 'IT', format: 'xml' } });
+    assert.match(xml.body, /Italy/);
+    const jsonp = await s.app.inject({ method: 'GET', url: '/lookup/country', query: { key: KEY, CountryCode: 'IT', callback: 'cb' } });
+    assert.match(jsonp.body, /^\/\*\*\/ cb\(\{"data":\{"countryCode":"IT"/);
+    const explained = (await ask({ CountryCode: 'IT', explain: 'yes' })).data as CountryResult & { explanation?: unknown };
+    assert.ok(explained.explanation);
+    assert.deepEqual((await ask({ CountryCode: 'IT' })).data, plain.data);
+  });
+
+  it('an unknown code is still 116 after a known one in the same second', async () => {
+    await ask({ CountryCode: 'DE' });
+    const res = await ask({ CountryCode: 'XX' });
+    assert.equal(res.status, 'error');
+  });
+});

@@ -55,7 +55,56 @@ function markBigints(value: unknown, depth: number): unknown {
   return copy ?? value;
 }
 
+/** Answers frozen by {@link reusableAnswer}, with their JSON text once it has been written. */
+const reusable = new WeakMap<object, string | null>();
+
+/**
+ * Deep-freezes `value` and marks it as an answer that many requests may share (a per-second cache
+ * of country answers): its JSON text is then written once and spliced into every envelope that
+ * carries it as `data`. Freezing is what makes the memo safe: nothing can change the answer after
+ * its text was taken (a write would throw instead of being silently missing from the text).
+ */
+export function reusableAnswer<T extends object>(value: T): T {
+  deepFreeze(value, 0);
+  reusable.set(value, null);
+  return value;
+}
+
+/** Whether `value` was marked by {@link reusableAnswer} (and is therefore frozen). */
+export function isReusableAnswer(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && reusable.has(value);
+}
+
+function deepFreeze(value: unknown, depth: number): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  if (depth > MAX_DEPTH) throw new TypeError('Cannot freeze a too deeply nested or circular structure');
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item, depth + 1);
+}
+
+/**
+ * JSON text of an envelope. When `data` is a {@link reusableAnswer}, its text is taken from the
+ * memo and the few envelope fields around it are written one by one, in the envelope's own key
+ * order and with JSON.stringify's rules (undefined fields left out); otherwise the plain path.
+ */
+export function stringifyEnvelope(body: Record<string, unknown>): string {
+  const data = body.data;
+  if (typeof data !== 'object' || data === null || !reusable.has(data)) return stringifyJson(body);
+  let dataText = reusable.get(data);
+  if (dataText == null) {
+    dataText = stringifyJson(data);
+    reusable.set(data, dataText);
+  }
+  let out = '';
+  for (const key of Object.keys(body)) {
+    const text = key === 'data' ? dataText : (stringifyJson(body[key]) as string | undefined);
+    if (text === undefined) continue;
+    out += `${out === '' ? '{' : ','}${JSON.stringify(key)}:${text}`;
+  }
+  return out === '' ? '{}' : `${out}}`;
+}
+
 /** Renders an envelope as JSON. */
 export function renderJson(body: Record<string, unknown>): Rendered {
-  return { contentType: CONTENT_TYPE, body: stringifyJson(body) };
+  return { contentType: CONTENT_TYPE, body: stringifyEnvelope(body) };
 }

@@ -9,7 +9,7 @@
  *   bad name reaching this point would be script injection, so that is a programming error.
  */
 import type { Rendered } from './index.ts';
-import { stringifyJson } from './json.ts';
+import { stringifyEnvelope } from './json.ts';
 
 const CONTENT_TYPE = 'application/javascript; charset=utf-8';
 
@@ -19,7 +19,7 @@ export const CALLBACK_PATTERN = /^[A-Za-z_$][\w$]{0,63}(\.[A-Za-z_$][\w$]{0,63})
 /** Renders an envelope as a JSONP call of `callback`; throws on a name the API would reject. */
 export function renderJsonp(body: Record<string, unknown>, callback: string): Rendered {
   if (!CALLBACK_PATTERN.test(callback)) throw new TypeError('JSONP callback was not validated');
-  const json = stringifyJson(body).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+  const json = stringifyEnvelope(body).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
   return {
     contentType: CONTENT_TYPE,
     body: `/**/ ${callback}(${json});`,
