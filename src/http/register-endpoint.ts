@@ -8,6 +8,7 @@ import { runPipeline, type PipelineDeps } from './pipeline/run.ts';
 import { renderEnvelope, toErrorBody, writeRendered } from './reply.ts';
 import { ServerTiming } from './server-timing.ts';
 import { isReusableAnswer } from './formats/json.ts';
+import { utcDay } from '../intel/time/utc-calendar.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { scrubUrl } from '../logger.ts';
 import type { Recorder } from './recorder.ts';
@@ -144,7 +145,7 @@ function record(ctx: RequestContext, def: EndpointDef, deps: EndpointDeps): void
   const caller = ctx.caller;
   if (!caller) return;
   const op = OPERATIONS[def.operation];
-  if (!ctx.testMode && !op.free && op.planMethod) deps.recorder.countUsage(caller.account.id, op.planMethod, ctx.now.toISOString().slice(0, 10));
+  if (!ctx.testMode && !op.free && op.planMethod) deps.recorder.countUsage(caller.account.id, op.planMethod, utcDay(ctx.now));
   if (ctx.options.userId !== undefined && def.requestLog !== false) {
     deps.recorder.logRequest({
       accountId: caller.account.id,

@@ -1,14 +1,19 @@
 /** Per-stage durations for the `Server-Timing` header (auth, engine, policy, format). */
 export class ServerTiming {
-  private readonly stages: [string, number][] = [];
-  private mark = performance.now();
-  readonly startedAt = this.mark;
+  #text = '';
+  #mark: number;
+  readonly startedAt: number;
 
-  /** Closes the current stage under `name` and starts the next one. */
+  constructor() {
+    this.#mark = performance.now();
+    this.startedAt = this.#mark;
+  }
+
+  /** Closes the current stage under `name` and starts the next one (written straight into the header text). */
   lap(name: string): void {
     const t = performance.now();
-    this.stages.push([name, t - this.mark]);
-    this.mark = t;
+    this.#text += `${this.#text === '' ? '' : ', '}${name};dur=${(t - this.#mark).toFixed(3)}`;
+    this.#mark = t;
   }
 
   /** Milliseconds since the request started, as the envelope's integer `executionTime`. */
@@ -16,7 +21,8 @@ export class ServerTiming {
     return Math.round(performance.now() - this.startedAt);
   }
 
+  /** The closed stages as a Server-Timing value; empty when none was closed. */
   header(): string {
-    return this.stages.map(([n, d]) => `${n};dur=${d.toFixed(3)}`).join(', ');
+    return this.#text;
   }
 }

@@ -1,9 +1,10 @@
 import { ApiError } from '../errors.ts';
+import { utcMonth } from '../../intel/time/utc-calendar.ts';
 import type { Counters, Plan, UsagePort } from '../../store/ports.ts';
 import { counterKeys, QUOTA_TTL_SECONDS } from '../../store/counter-keys.ts';
 
 export function monthOf(now: Date): string {
-  return now.toISOString().slice(0, 7);
+  return utcMonth(now);
 }
 
 /**
