@@ -7,6 +7,7 @@ import { OPERATIONS } from './operations.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/run.ts';
 import { renderEnvelope, toErrorBody, writeRendered } from './reply.ts';
 import { ServerTiming } from './server-timing.ts';
+import { writeTurn } from './write-turn.ts';
 import { isReusableAnswer } from './formats/json.ts';
 import { utcDay } from '../intel/time/utc-calendar.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -106,6 +107,8 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
         body = mapped.body as ErrorBody & Record<string, unknown>;
         code = mapped.body.code;
       }
+      // Answers are written together after this turn's reads (write-turn.ts); server time includes the wait.
+      await writeTurn();
       const seconds = (performance.now() - timing.startedAt) / 1000;
       deps.metrics.observe(def.operation, code, seconds);
       if (deps.logger.isLevelEnabled('debug')) {
