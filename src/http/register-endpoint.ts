@@ -54,7 +54,8 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
     // The schema documents the method in /openapi.json only: validation is the pipeline's, so that
     // every bad input gets its catalogue code instead of a generic 400, and no time is spent twice.
     validatorCompiler: () => () => true,
-    config: { inputErrorCode: def.inputErrorCode },
+    // corsInAnswer: the CORS header is set by writeRendered, not by a hook (transport.ts).
+    config: { inputErrorCode: def.inputErrorCode, corsInAnswer: true },
     schema: { summary: def.summary, description: def.description, operationId: def.operation, querystring: openApiQuery(def) },
     handler: async (req, reply) => {
       const timing = new ServerTiming();

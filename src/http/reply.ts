@@ -13,9 +13,9 @@ export function renderEnvelope(body: Record<string, unknown>, opts: RenderOption
   return render(body, { format: opts.format, ...(opts.callback ? { callback: opts.callback } : {}), keyed: opts.keyed ?? false });
 }
 
-/** Writes a rendered body; API answers are HTTP 200 unless `httpStatus` says otherwise. */
+/** Writes a rendered body with the CORS header; API answers are HTTP 200 unless `httpStatus` says otherwise. */
 export function writeRendered(reply: FastifyReply, out: Rendered, httpStatus = 200): FastifyReply {
-  reply.code(httpStatus).header('content-type', out.contentType);
+  reply.code(httpStatus).header('content-type', out.contentType).header('access-control-allow-origin', '*');
   if (out.headers) for (const [k, v] of Object.entries(out.headers)) reply.header(k, v);
   return reply.send(out.body);
 }

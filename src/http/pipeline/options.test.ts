@@ -54,4 +54,19 @@ describe('options step', () => {
   it('ignores params on methods without modules', () => {
     assert.equal(parseOptions({ params: 'anything' }, []).modules.size, 0);
   });
+
+  it('parses the same params text to the same modules every time, per method, and still refuses a bad one every time', () => {
+    const first = parseOptions({ params: 'Currency, security' }, MODULES).modules;
+    assert.deepEqual([...first].sort(), ['currency', 'security']);
+    assert.deepEqual([...parseOptions({ params: 'Currency, security' }, MODULES).modules].sort(), ['currency', 'security']);
+    // Another method's module list is its own: the same text can be an error there.
+    assert.throws(() => parseOptions({ params: 'Currency, security' }, ['security']), (e) => e instanceof ApiError && e.code === 104);
+    for (let i = 0; i < 3; i++) assert.equal(code({ params: 'security,bogus' }), 104);
+    // Many different texts (more than are kept) all still parse right.
+    for (let i = 0; i < 600; i++) {
+      const text = `${' '.repeat(i % 7)}security${','.repeat(1 + (i % 90))}`;
+      assert.deepEqual([...parseOptions({ params: text }, MODULES).modules], ['security'], text);
+    }
+    assert.equal(parseOptions({ params: '' }, MODULES).modules.size, 0);
+  });
 });

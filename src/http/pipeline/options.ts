@@ -33,19 +33,34 @@ export function parseOptions(query: Readonly<Record<string, unknown>>, endpointM
   const userId = readParam(query, 'userID', 123);
   if (userId !== undefined && (userId.length > 255 || CONTROL.test(userId))) throw new ApiError(123);
 
-  const modules = new Set<string>();
   const paramsRaw = readParam(query, 'params', 104);
-  if (paramsRaw !== undefined && endpointModules.length > 0) {
-    for (const part of paramsRaw.split(',')) {
-      const m = part.trim().toLowerCase();
-      if (m === '') continue;
-      if (!endpointModules.includes(m)) {
-        throw new ApiError(104, `Unknown module "${part.trim().slice(0, 40)}" in params; this method accepts ${endpointModules.join(', ')}.`);
-      }
-      modules.add(m);
-    }
-  }
+  const modules = paramsRaw === undefined || endpointModules.length === 0 ? NO_MODULES : moduleSet(paramsRaw, endpointModules);
 
   const explain = readParam(query, 'explain', 104)?.toLowerCase() === 'yes';
   return { format, callback, lang, mode, userId: userId === '' ? undefined : userId, modules, explain };
+}
+
+const NO_MODULES: ReadonlySet<string> = new Set();
+
+/** Module sets already parsed, per endpoint module list and `params` text: callers send the same few again and again. */
+const parsedModules = new WeakMap<readonly string[], Map<string, ReadonlySet<string>>>();
+const MAX_PARSED = 256;
+
+/** The modules named in `params` (comma-separated, any case, blanks ignored); 104 for one the endpoint does not have. */
+function moduleSet(paramsRaw: string, endpointModules: readonly string[]): ReadonlySet<string> {
+  let parsed = parsedModules.get(endpointModules);
+  const known = parsed?.get(paramsRaw);
+  if (known) return known;
+  const modules = new Set<string>();
+  for (const part of paramsRaw.split(',')) {
+    const m = part.trim().toLowerCase();
+    if (m === '') continue;
+    if (!endpointModules.includes(m)) {
+      throw new ApiError(104, `Unknown module "${part.trim().slice(0, 40)}" in params; this method accepts ${endpointModules.join(', ')}.`);
+    }
+    modules.add(m);
+  }
+  if (!parsed) parsedModules.set(endpointModules, (parsed = new Map<string, ReadonlySet<string>>()));
+  if (parsed.size < MAX_PARSED) parsed.set(paramsRaw, modules);
+  return modules;
 }
