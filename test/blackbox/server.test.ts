@@ -96,6 +96,24 @@ describe('black box: seeded server and hostile transport input', () => {
     assert.equal(((await r.json()) as { code: number }).code, 101);
   });
 
+  it('answers written per event-loop turn: pipelined requests come back in order, concurrent ones each get their own', async () => {
+    // Five requests on one socket in one write: Node answers them in order, each with its own body.
+    const codes = ['DE', 'fr', 'XX', 'JP', 'it'];
+    const text = codes.map((c) => `GET /lookup/country?CountryCode=${c}&key=${SEED_KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join('') +
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
+    const answer = await raw(s.port, text);
+    const bodies = answer.split('HTTP/1.1 ').slice(1).map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
+    assert.equal(bodies.length, 6, answer);
+    const parsed = bodies.slice(0, 5).map((b) => JSON.parse(b) as { status: string; code?: number; data?: { countryCode: string } });
+    assert.deepEqual(parsed.map((b) => b.data?.countryCode ?? b.code), ['DE', 'FR', 116, 'JP', 'IT']);
+    assert.deepEqual(JSON.parse(bodies[5] ?? ''), { status: 'ok' });
+    // Many connections at once (one turn of the server takes several): every answer is its own.
+    const all = ['AT', 'BE', 'CH', 'DK', 'ES', 'FI', 'GR', 'HU', 'IE', 'LU', 'NL', 'NO', 'PL', 'PT', 'SE', 'SK'];
+    const got = await Promise.all(all.map(async (c) => ((await (await fetch(url(`/lookup/country?CountryCode=${c}&key=${SEED_KEY}&params=timezone,flag`))).json()) as { data: { countryCode: string; flag: { svg: string } } }).data));
+    assert.deepEqual(got.map((d) => d.countryCode), all);
+    for (const d of got) assert.match(d.flag.svg, new RegExp(`/flags/svg/${d.countryCode.toLowerCase()}\\.svg$`));
+  });
+
   it('GET /ip answers without a key', async () => {
     const body = (await (await fetch(url('/ip'))).json()) as { status: string; data: string };
     assert.equal(body.status, 'success');
