@@ -13,6 +13,7 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.ts';
 import { WebhookService } from './service.ts';
 import { verifySignature } from './sign.ts';
 import { type WebhookWorkerOptions, WebhookWorker } from './worker.ts';
+import { writeTurn } from '../../http/write-turn.ts';
 
 const SERVER_SECRET = 'test-server-secret-0123456789abcdef';
 /** Fast retries so a test sees several attempts in well under a second. */
@@ -142,6 +143,36 @@ function startWorker(store: Store, options: Partial<WebhookWorkerOptions> = FAST
 }
 
 describe('WebhookWorker', () => {
+  it('reads the outbox after the answers of the turn that woke it are written', async () => {
+    const store = track(await memoryStore());
+    const order: string[] = [];
+    const bound = <T extends object>(target: T, key: string | symbol): unknown => {
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    };
+    // The real store, with its outbox reads noted.
+    const events = new Proxy(store.events, {
+      get: (target, key) =>
+        key === 'claimDue'
+          ? (...args: Parameters<Store['events']['claimDue']>) => {
+              order.push('outbox read');
+              return target.claimDue(...args);
+            }
+          : bound(target, key),
+    });
+    const watched = new Proxy(store, { get: (target, key) => (key === 'events' ? events : bound(target, key)) });
+    const worker = startWorker(watched, { ...FAST, pollMs: 60_000 });
+    await waitFor('the first poll', () => order.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    order.length = 0;
+    // A call stores an event and wakes the worker, then its answer waits for the turn's writes (register-endpoint.ts).
+    worker.wake();
+    await writeTurn();
+    order.push('answers written');
+    await waitFor('the outbox read', () => order.includes('outbox read'));
+    assert.deepEqual(order.slice(0, 2), ['answers written', 'outbox read']);
+  });
+
   it('POSTs the signed payload at once on wake(), with the documented headers', async () => {
     const receiver = track(await startReceiver((_got, res) => reply(res, 204)));
     const store = track(await memoryStore());

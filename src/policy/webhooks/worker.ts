@@ -130,18 +130,22 @@ export class WebhookWorker {
   }
 
   /**
-   * Looks at the outbox soon (a new event was stored), instead of at the next poll: on the event
-   * loop's next check phase, so the call that stored the event answers first (the outbox read ran
-   * before its answer was written otherwise), and wakes within one turn make one read.
+   * Looks at the outbox soon (a new event was stored), instead of at the next poll: in the check
+   * phase of the event loop's next turn, so the call that stored the event answers first, and wakes
+   * within one turn make one read. API answers are written in the check phase of the turn that
+   * computed them (src/http/write-turn.ts); a callback queued from that phase runs in the next one,
+   * hence the two hops (one hop ran the outbox read before the answers when it was queued first).
    */
   wake(): void {
     this.#woken = true;
     if (this.#wakeQueued) return;
     this.#wakeQueued = true;
-    setImmediate(() => {
-      this.#wakeQueued = false;
-      this.#interruptSleep();
-    });
+    setImmediate(() =>
+      setImmediate(() => {
+        this.#wakeQueued = false;
+        this.#interruptSleep();
+      }),
+    );
   }
 
   /** Sends in flight right now. */
