@@ -50,9 +50,8 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
 
 /** Fastify option: framework-level failures (bad URL encoding, overlong path parameter). */
 export function frameworkErrors(): (err: Error, req: unknown, reply: import('fastify').FastifyReply) => void {
+  // These fail before any onRequest hook runs; sendEnvelope (writeRendered) sets CORS.
   return (_err, _req, reply) => {
-    // These fail before the onRequest hooks run, so CORS is set here.
-    reply.header('access-control-allow-origin', '*');
     void sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON', httpStatus: 400 });
   };
 }

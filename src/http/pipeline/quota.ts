@@ -3,10 +3,6 @@ import { utcMonth } from '../../intel/time/utc-calendar.ts';
 import type { Counters, Plan, UsagePort } from '../../store/ports.ts';
 import { counterKeys, QUOTA_TTL_SECONDS } from '../../store/counter-keys.ts';
 
-export function monthOf(now: Date): string {
-  return utcMonth(now);
-}
-
 /**
  * Step 8: reserves one unit of the monthly quota (103). The counter starts from the month's stored
  * usage the first time this process (or a fresh Redis) sees it, so restarts do not reset quotas.
@@ -25,7 +21,7 @@ export class QuotaGate {
   /** Returns the counter key to release on failure, or undefined when the plan is unlimited. */
   async reserve(accountId: string, plan: Plan, now: Date): Promise<string | undefined> {
     if (plan.monthlyQuota === null) return undefined;
-    const month = monthOf(now);
+    const month = utcMonth(now);
     const key = counterKeys.quota(accountId, month);
     const seededAt = this.seeded.get(key);
     if (seededAt === undefined || now.getTime() - seededAt > QuotaGate.RESEED_MS) {
