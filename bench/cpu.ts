@@ -3,6 +3,8 @@
  * (10 connections) for a few seconds, the server's user + system time read from /proc/<pid>/stat.
  * Steadier than throughput on a noisy machine, and the same ratio: the bare route's CPU per request
  * over Vigil's. Usage: tsx bench/cpu.ts [PATH] (default: the country bench's request). Linux only.
+ * MAIN_THREAD=1 counts the main thread only: the event loop's share, without worker threads (the WAL
+ * checkpointer, the decision log's writer).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +19,7 @@ const TICK_US = 1_000_000 / 100; // USER_HZ is 100 on Linux
 
 async function cpuPerRequest(url: string, pid: number, headers: Record<string, string>): Promise<number[]> {
   const ticks = (): number => {
-    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+    const fields = (readFileSync(process.env.MAIN_THREAD ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
     return Number(fields[11]) + Number(fields[12]);
   };
   await load(url, { connections: 10, duration: 2, headers });

@@ -8,12 +8,20 @@ export interface DbHit {
   value: string;
 }
 
+/** A store's SQLite files: one path, or several (the database and the decision log's own file). */
+type Files = string | readonly string[];
+const each = (files: Files): readonly string[] => (typeof files === 'string' ? [files] : files);
+
 /**
- * Scans every column of every row of every table of a SQLite file (opened read-only) for each needle,
+ * Scans every column of every row of every table of SQLite files (opened read-only) for each needle,
  * case-insensitively: text as is, blobs as latin1 text. Numbers are skipped. Returns every hit.
  * The caller flushes the app's buffered writes first (`recorder.flush()`); the WAL is read too.
  */
-export function searchDatabase(file: string, needles: readonly string[]): DbHit[] {
+export function searchDatabase(files: Files, needles: readonly string[]): DbHit[] {
+  return each(files).flatMap((file) => searchFile(file, needles));
+}
+
+function searchFile(file: string, needles: readonly string[]): DbHit[] {
   const wanted = [...new Set(needles.filter((n) => n !== ''))].map((n) => ({ needle: n, lower: n.toLowerCase() }));
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -38,8 +46,14 @@ export function searchDatabase(file: string, needles: readonly string[]): DbHit[
   }
 }
 
-/** Row counts of every table (for before/after comparisons). */
-export function tableCounts(file: string): Record<string, number> {
+/** Row counts of every table, added up over the files (for before/after comparisons). */
+export function tableCounts(files: Files): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const file of each(files)) for (const [table, n] of Object.entries(countFile(file))) out[table] = (out[table] ?? 0) + n;
+  return out;
+}
+
+function countFile(file: string): Record<string, number> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();

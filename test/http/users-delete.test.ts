@@ -26,6 +26,7 @@ import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
 import { apiCall, type ApiAnswer } from '../helpers/api-client.ts';
 import { deleteKeys, keysMatching, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { searchDatabase, tableCounts, type DbHit } from '../helpers/db-search.ts';
+import { decisionLogPath } from '../../src/store/sqlite/sqlite-store.ts';
 import { ADMIN_TOKEN, liveKey, makeTestApp, sharedEngineData, TEST_SECRET, testKey, type TestApp } from '../helpers/harness.ts';
 
 const REDIS_URL = TEST_REDIS_URL;
@@ -171,7 +172,8 @@ before(async () => {
 });
 after(() => t.close());
 
-const dbFile = (): string => join(t.dir, 'vigil.db');
+/** The store's files: the database and the decision log's own file. */
+const dbFiles = (): string[] => [join(t.dir, 'vigil.db'), decisionLogPath(join(t.dir, 'vigil.db'))];
 const del = (key: string, body: unknown, query: Record<string, string> = {}) => apiCall(t, 'DELETE', '/account/users/delete', key, body, query);
 
 describe('DELETE /account/users/delete: every trace of the user goes, others stay', () => {
@@ -185,9 +187,9 @@ describe('DELETE /account/users/delete: every trace of the user goes, others sta
     await populate(t, 'del', call, VICTIM);
     await populate(t, 'del', call, KEEPER);
     await t.recorder.flush();
-    found = searchDatabase(dbFile(), needlesOf(VICTIM));
-    rowsBefore = tableCounts(dbFile());
-    keeperBefore = searchDatabase(dbFile(), needlesOf(KEEPER));
+    found = searchDatabase(dbFiles(), needlesOf(VICTIM));
+    rowsBefore = tableCounts(dbFiles());
+    keeperBefore = searchDatabase(dbFiles(), needlesOf(KEEPER));
   });
 
   it('before deletion the user is everywhere (so an empty search afterwards means something)', async () => {
@@ -230,7 +232,7 @@ describe('DELETE /account/users/delete: every trace of the user goes, others sta
 
   it('no table holds the email, the phone, the userID, a transaction id or a keyed hash of the user', async () => {
     await t.recorder.flush();
-    const hits = searchDatabase(dbFile(), needlesOf(VICTIM));
+    const hits = searchDatabase(dbFiles(), needlesOf(VICTIM));
     assert.deepEqual(hits, [], `traces of the deleted user survive:\n${describeHits(hits)}`);
   });
 
@@ -244,21 +246,21 @@ describe('DELETE /account/users/delete: every trace of the user goes, others sta
       assert.deepEqual(await t.store.scorings.findByIdentity('del', field, hash), [], field);
     }
     // Their webhook deliveries went with the events (one webhook: one delivery per event).
-    const rows = tableCounts(dbFile());
+    const rows = tableCounts(dbFiles());
     assert.equal(rows.deliveries, rows.events);
     assert.ok((rowsBefore.deliveries ?? 0) > (rows.deliveries ?? 0));
   });
 
   it('the counts are the records removed: every removed row is counted once', () => {
     assert.equal(counts.length, 3);
-    const rowsAfter = tableCounts(dbFile());
+    const rowsAfter = tableCounts(dbFiles());
     const removed = Object.fromEntries(COUNTED_TABLES.map((table) => [table, (rowsBefore[table] ?? 0) - (rowsAfter[table] ?? 0)]));
     const total = Object.values(removed).reduce((n, x) => n + x, 0);
     assert.equal(counts.reduce((n, c) => n + sum(c), 0), total, `counts ${JSON.stringify(counts)}; rows removed ${JSON.stringify(removed)}`);
   });
 
   it('the other user is untouched', async () => {
-    const keeperAfter = searchDatabase(dbFile(), needlesOf(KEEPER));
+    const keeperAfter = searchDatabase(dbFiles(), needlesOf(KEEPER));
     assert.deepEqual(keeperAfter, keeperBefore);
     const tables = new Set(keeperAfter.map((h) => h.table));
     for (const table of ['payment_scorings', 'payment_outcomes', 'identity_evidence', 'events', 'decision_log', 'request_log', 'model_history']) {
@@ -282,7 +284,7 @@ describe('DELETE /account/users/delete: every trace of the user goes, others sta
     assertCounts(await del(RKEY, { value: race.phone }), 'phone');
     assertCounts(await del(RKEY, { value: race.id, type: 'user_id' }), 'userID');
     await t.recorder.flush();
-    const hits = searchDatabase(dbFile(), [race.email, race.digits, race.id, race.tx, hashOf('email', race.email), hashOf('customer_id', race.id)]);
+    const hits = searchDatabase(dbFiles(), [race.email, race.digits, race.id, race.tx, hashOf('email', race.email), hashOf('customer_id', race.id)]);
     assert.deepEqual(hits, [], `traces written after the deletion:\n${describeHits(hits)}`);
     assert.deepEqual(await t.store.requestLog.listByUser('delrace', race.id), []);
   });
@@ -297,12 +299,12 @@ describe('DELETE /account/users/delete: every trace of the user goes, others sta
     ok(await rcall('GET', '/scoring/phone', undefined, { phone: '07911 000111', countryCode: 'GB' }), 'phone check');
     await t.recorder.flush();
     const needles = ['fmt.user+shop@googlemail.com', 'fmtuser@gmail.com', '7911 000111', '447911000111', 'fmt-tx-', hashOf('email', sentEmail), hashOf('phone', sentPhone)];
-    assert.ok(searchDatabase(dbFile(), needles).length > 0);
+    assert.ok(searchDatabase(dbFiles(), needles).length > 0);
     const byEmail = assertCounts(await del(RKEY, { value: 'fmtuser@gmail.com' }), 'email');
     const byPhone = assertCounts(await del(RKEY, { value: '00447911000111' }), 'phone');
     assert.ok(byEmail.transaction_data > 0 && byPhone.transaction_data > 0, JSON.stringify({ byEmail, byPhone }));
     await t.recorder.flush();
-    const hits = searchDatabase(dbFile(), needles);
+    const hits = searchDatabase(dbFiles(), needles);
     assert.deepEqual(hits, [], `traces survive:\n${describeHits(hits)}`);
   });
 });
@@ -378,7 +380,7 @@ describe('DELETE /account/users/delete: input errors', () => {
     const h = hashOf('customer_id', other.id);
     assert.equal((await t.store.scorings.findByIdentity('delerr', 'customer', h)).length, before);
     assert.ok((await t.store.requestLog.listByUser('delerr', other.id)).length > 0);
-    assert.ok(searchDatabase(dbFile(), [other.id, other.email]).some((x) => x.table === 'decision_log'));
+    assert.ok(searchDatabase(dbFiles(), [other.id, other.email]).some((x) => x.table === 'decision_log'));
   });
 });
 
@@ -389,8 +391,8 @@ describe('DELETE /account/users/delete: test mode', () => {
   it('a test key and mode=test return fake integer counts and delete nothing', async () => {
     await populate(t, 'deltm', mcall, user);
     await t.recorder.flush();
-    const hitsBefore = searchDatabase(dbFile(), needlesOf(user));
-    const rowsBefore = tableCounts(dbFile());
+    const hitsBefore = searchDatabase(dbFiles(), needlesOf(user));
+    const rowsBefore = tableCounts(dbFiles());
     const answers = [
       await del(MTKEY, { value: user.email }),
       await del(MTKEY, { value: user.phone, type: 'phone' }),
@@ -400,8 +402,8 @@ describe('DELETE /account/users/delete: test mode', () => {
     ];
     for (const a of answers) assertCounts(a, 'test mode');
     await t.recorder.flush();
-    assert.deepEqual(searchDatabase(dbFile(), needlesOf(user)), hitsBefore);
-    const rowsAfter = tableCounts(dbFile());
+    assert.deepEqual(searchDatabase(dbFiles(), needlesOf(user)), hitsBefore);
+    const rowsAfter = tableCounts(dbFiles());
     for (const table of COUNTED_TABLES) assert.equal(rowsAfter[table], rowsBefore[table], table);
     assert.equal((await t.store.scorings.findByIdentity('deltm', 'customer', hashOf('customer_id', user.id))).length, 5);
     assert.ok((await t.store.requestLog.listByUser('deltm', user.id)).length > 0);

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
 import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { SqliteAccounts } from './accounts.ts';
-import { SqliteDecisionLog } from './decisions.ts';
+import { DECISION_STATEMENTS, SqliteDecisionLog, decisionLogSchema, moveDecisionLog } from './decisions.ts';
 import { SqliteEvents } from './events.ts';
 import { SqliteEvidence, SqliteModel, SqliteOutcomes } from './learning.ts';
 import { SqliteLearningWriter } from './learning-writer.ts';
@@ -15,6 +15,12 @@ import { SqliteRequestLog } from './request-log.ts';
 import { SqliteScorings } from './scorings.ts';
 import { SqliteUsage } from './usage.ts';
 import { settle } from './values.ts';
+import { LocalStatements, WorkerConnection } from './worker-connection.ts';
+
+/** The decision log's own file beside the database file: `vigil.db` → `vigil-decisions.db`. */
+export function decisionLogPath(path: string): string {
+  return join(dirname(path), `${basename(path, '.db')}-decisions.db`);
+}
 
 export interface SqliteStoreOptions {
   /** Database file (its directory is created), or `':memory:'`. */
@@ -51,6 +57,8 @@ export class SqliteStore implements Store {
   /** The background checkpointer, when `backgroundCheckpoint` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
   readonly #db: Database.Database;
+  /** The decision log's file and its worker-thread connection (file stores only). */
+  readonly #decisionFile: { path: string; connection: WorkerConnection } | undefined;
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -76,7 +84,16 @@ export class SqliteStore implements Store {
     this.requestLog = new SqliteRequestLog(this.#db);
     this.policy = new SqlitePolicy(this.#db);
     this.events = new SqliteEvents(this.#db);
-    this.decisions = new SqliteDecisionLog(this.#db);
+    if (options.path === ':memory:') {
+      this.#decisionFile = undefined;
+      this.decisions = new SqliteDecisionLog(new LocalStatements(this.#db, DECISION_STATEMENTS));
+    } else {
+      // Its own file, written on a worker thread: see SqliteDecisionLog.
+      const path = decisionLogPath(options.path);
+      const connection = new WorkerConnection(path, { schema: decisionLogSchema(), statements: DECISION_STATEMENTS, busyTimeoutMs: options.busyTimeoutMs });
+      this.#decisionFile = { path, connection };
+      this.decisions = new SqliteDecisionLog(connection);
+    }
     this.scorings = new SqliteScorings(this.#db);
     this.outcomes = new SqliteOutcomes(this.#db);
     this.evidence = new SqliteEvidence(this.#db);
@@ -87,6 +104,8 @@ export class SqliteStore implements Store {
   migrate(): Promise<void> {
     return settle(() => {
       applyMigrations(this.#db);
+      // Records of a version that kept the decision log in this file move to its own file.
+      if (this.#decisionFile) moveDecisionLog(this.#db, this.#decisionFile.path);
     });
   }
 
@@ -98,6 +117,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.checkpointer?.close();
+    await this.#decisionFile?.connection.close();
     return settle(() => {
       if (this.#db.open) this.#db.close();
     });
