@@ -72,6 +72,32 @@ describe('suggestDomain', () => {
   }
 });
 
+describe('suggestDomain remembers answers per index', () => {
+  it('a second ask gives the same answer, suggestion or none', () => {
+    for (const [typed, expected] of CASES) {
+      assert.equal(suggestDomain(typed, typos), expected, typed);
+      assert.equal(suggestDomain(typed, typos), expected, `${typed}, asked again`);
+    }
+  });
+
+  it('answers come from the index asked: a new index (a list update) does not reuse the old one\'s', () => {
+    const small = { providers: ['gmail.com'], known: new Set(['gmail.com']) };
+    const other = { providers: ['hotmail.com'], known: new Set(['hotmail.com']) };
+    assert.equal(suggestDomain('gmial.com', small), 'gmail.com');
+    assert.equal(suggestDomain('gmial.com', other), null);
+    assert.equal(suggestDomain('hotmial.com', small), null);
+    assert.equal(suggestDomain('hotmial.com', other), 'hotmail.com');
+    assert.equal(suggestDomain('gmial.com', small), 'gmail.com');
+  });
+
+  it('past 10,000 remembered domains (the memo starts again) answers stay the same', () => {
+    const index = { providers: ['gmail.com'], known: new Set(['gmail.com']) };
+    for (let i = 0; i < 10_050; i++) assert.equal(suggestDomain(`shop${i}.example`, index), null);
+    assert.equal(suggestDomain('gmial.com', index), 'gmail.com');
+    assert.equal(suggestDomain('shop1.example', index), null);
+  });
+});
+
 describe('editDistance', () => {
   for (const [a, b, d] of [
     ['gmail', 'gmail', 0], ['gmial', 'gmail', 1], ['gmai', 'gmail', 1], ['gmaill', 'gmail', 1], ['gnail', 'gmail', 1],
