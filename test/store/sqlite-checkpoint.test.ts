@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,19 @@ describe('SQLite background checkpoints', () => {
     // The automatic checkpoint (every 1,000 pages) ran inside the commits: little is left to copy.
     assert.ok(pendingFrames(path) < 1100, `pending frames: ${pendingFrames(path)}`);
     await store.close();
+  });
+
+  it('starts in a process run with --input-type=module too (the worker takes none of its flags)', () => {
+    const path = join(root, 'esm', 'vigil.db');
+    const source = `
+      import { SqliteStore } from ${JSON.stringify(new URL('../../src/store/sqlite/sqlite-store.ts', import.meta.url).href)};
+      const store = new SqliteStore({ path: ${JSON.stringify(path)}, backgroundCheckpoint: true, onCheckpointFailure: (err) => console.log('failed: ' + err.message) });
+      await store.migrate();
+      await store.checkpointer.ready;
+      console.log('ready');
+      await store.close();`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(out.trim(), 'ready');
   });
 
   it('is off unless asked for, and never for :memory:', async () => {

@@ -38,9 +38,11 @@ const STATEMENTS = {
   slow: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000) SELECT count(*) AS n FROM c',
 };
 
+const OPTIONS = { schema: SCHEMA, statements: STATEMENTS, busyTimeoutMs: 5000 };
+
 describe('WorkerConnection: a SQLite file on a worker thread', () => {
   it('runs calls in the order sent: a write is seen by every call after it', async () => {
-    const conn = new WorkerConnection(join(root, 'order.db'), { schema: SCHEMA, statements: STATEMENTS });
+    const conn = new WorkerConnection(join(root, 'order.db'), OPTIONS);
     const writes = Array.from({ length: 50 }, (_, i) => conn.run('put', { k: `k${String(i).padStart(2, '0')}`, v: i }));
     const read = conn.all<{ k: string; v: number }>('all', []);
     const bumped = conn.run('bump', ['k07']);
@@ -53,7 +55,7 @@ describe('WorkerConnection: a SQLite file on a worker thread', () => {
   });
 
   it('runEach is one transaction: a failing row rejects the call and writes none of the batch', async () => {
-    const conn = new WorkerConnection(join(root, 'batch.db'), { schema: SCHEMA, statements: STATEMENTS });
+    const conn = new WorkerConnection(join(root, 'batch.db'), OPTIONS);
     await conn.runEach('put', [{ k: 'a', v: 1 }, { k: 'b', v: 2 }]);
     await assert.rejects(conn.runEach('put', [{ k: 'c', v: 3 }, { k: 'd', v: -1 }]), (err: Error & { code?: string }) => {
       assert.match(err.message, /CHECK constraint failed/);
@@ -67,7 +69,7 @@ describe('WorkerConnection: a SQLite file on a worker thread', () => {
   });
 
   it('when the worker dies, calls in flight reject and the next call starts a new worker', async () => {
-    const conn = new WorkerConnection(join(root, 'dies.db'), { schema: SCHEMA, statements: STATEMENTS });
+    const conn = new WorkerConnection(join(root, 'dies.db'), OPTIONS);
     await conn.run('put', { k: 'kept', v: 1 });
     const inFlight = conn.all('slow', []);
     await new Promise((r) => setTimeout(r, 50));
@@ -82,7 +84,7 @@ describe('WorkerConnection: a SQLite file on a worker thread', () => {
     const file = join(root, 'alive.db');
     const source = `
       import { WorkerConnection } from ${JSON.stringify(new URL('../../src/store/sqlite/worker-connection.ts', import.meta.url).href)};
-      const conn = new WorkerConnection(${JSON.stringify(file)}, ${JSON.stringify({ schema: SCHEMA, statements: STATEMENTS })});
+      const conn = new WorkerConnection(${JSON.stringify(file)}, ${JSON.stringify(OPTIONS)});
       void conn.run('put', { k: 'late', v: 1 }).then(() => console.log('written'));`;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8', timeout: 30_000 });
     assert.equal(out.trim(), 'written');
@@ -90,7 +92,7 @@ describe('WorkerConnection: a SQLite file on a worker thread', () => {
   });
 
   it('close waits for the calls sent before it; calls after it reject', async () => {
-    const conn = new WorkerConnection(join(root, 'close.db'), { schema: SCHEMA, statements: STATEMENTS });
+    const conn = new WorkerConnection(join(root, 'close.db'), OPTIONS);
     const last = conn.runEach('put', Array.from({ length: 200 }, (_, i) => ({ k: `k${i}`, v: i })));
     await conn.close();
     await last;
@@ -98,7 +100,7 @@ describe('WorkerConnection: a SQLite file on a worker thread', () => {
     await assert.rejects(conn.run('put', { k: 'late', v: 1 }), /closed/);
     await conn.close();
     // Closing a connection that never started a worker needs no worker.
-    await new WorkerConnection(join(root, 'never.db'), { schema: SCHEMA, statements: STATEMENTS }).close();
+    await new WorkerConnection(join(root, 'never.db'), OPTIONS).close();
     assert.equal(existsSync(join(root, 'never.db')), false);
   });
 });

@@ -1,18 +1,17 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { sqliteWorker } from './worker-connection.ts';
 
 /**
  * WAL checkpoints on a thread of their own. SQLite's automatic checkpoint runs inside the commit that
  * takes the WAL past 1,000 pages: it copies the pages into the database file and syncs it on the
- * event loop, stalling every request in flight for milliseconds (the decision log alone writes a few
- * MB per second at thousands of live calls). Here a second connection in a worker thread runs a
+ * event loop, stalling every request in flight for milliseconds (payment scorings write a dozen pages
+ * each). Here a second connection in a worker thread runs a
  * PASSIVE checkpoint every `intervalMs`, which never blocks the writer, and SQLite restarts the WAL
  * from its start at the first commit after all of it was copied. The serving connection keeps an
  * automatic checkpoint at a much larger size (SqliteStore), for writes so constant that the WAL is
  * never all copied; and if the worker dies, `onFailure` lets the store go back to SQLite's default.
  *
- * The worker is plain CommonJS evaluated from this string (workers do not inherit the TypeScript
- * loader the server runs under), given better-sqlite3's resolved path.
+ * The worker's source is plain CommonJS, started by sqliteWorker.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -37,8 +36,7 @@ export class WalCheckpointer {
   readonly ready: Promise<void>;
 
   constructor(path: string, intervalMs: number, onFailure: (err: Error) => void) {
-    const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, intervalMs, sqlite } });
+    this.#worker = sqliteWorker(WORKER_SOURCE, { path, intervalMs });
     this.#worker.unref();
     this.ready = new Promise((resolve, reject) => {
       this.#worker.once('message', () => resolve());

@@ -11,7 +11,7 @@ interface SqliteDecisionRow extends Omit<DecisionRow, 'input' | 'result'> {
 
 /**
  * The statements of the decision log, by name. The same text runs on the serving connection (an in-memory
- * store) or on the decision log's own file on a worker thread (decisionLogFile).
+ * store) or on the decision log's own file on a worker thread (decisionLogPath, sqlite-store.ts).
  */
 export const DECISION_STATEMENTS = {
   append: `

@@ -67,7 +67,8 @@ export class SqliteStore implements Store {
     // (only an OS crash can lose the last commits), at a fraction of FULL's fsyncs.
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? 5000);
+    this.#db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.#db.pragma('foreign_keys = ON');
     if (options.backgroundCheckpoint && options.path !== ':memory:') {
       // A commit still checkpoints if the WAL reaches this size: a worker that cannot finish under constant writes
@@ -90,7 +91,7 @@ export class SqliteStore implements Store {
     } else {
       // Its own file, written on a worker thread: see SqliteDecisionLog.
       const path = decisionLogPath(options.path);
-      const connection = new WorkerConnection(path, { schema: decisionLogSchema(), statements: DECISION_STATEMENTS, busyTimeoutMs: options.busyTimeoutMs });
+      const connection = new WorkerConnection(path, { schema: decisionLogSchema(), statements: DECISION_STATEMENTS, busyTimeoutMs });
       this.#decisionFile = { path, connection };
       this.decisions = new SqliteDecisionLog(connection);
     }

@@ -16,7 +16,18 @@ export interface StatementRunner {
   runEach(name: string, rows: readonly Params[]): Promise<void>;
 }
 
-const bind = (params: Params): unknown[] => (Array.isArray(params) ? [...(params as unknown[])] : [params]);
+const bind = (params: Params): unknown[] => (Array.isArray(params) ? (params as unknown[]) : [params]);
+
+const SQLITE_MODULE = createRequire(import.meta.url).resolve('better-sqlite3');
+
+/**
+ * A worker thread running `source`, plain CommonJS (workers do not inherit the TypeScript loader the server
+ * runs under), with `workerData.sqlite` set to better-sqlite3's resolved path. It takes none of the parent's
+ * flags: `--input-type=module` would make the source ESM, where `require` does not exist.
+ */
+export function sqliteWorker(source: string, workerData: Readonly<Record<string, unknown>>): Worker {
+  return new Worker(source, { eval: true, execArgv: [], workerData: { ...workerData, sqlite: SQLITE_MODULE } });
+}
 
 /** The same calls on a connection of this thread (an in-memory database, which no other thread can open). */
 export class LocalStatements implements StatementRunner {
@@ -69,9 +80,8 @@ interface Request {
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { message: string; code?: string } };
 
 /**
- * The worker is plain CommonJS evaluated from this string (workers do not inherit the TypeScript loader the
- * server runs under), given better-sqlite3's resolved path, the schema and the statements' SQL. It runs one
- * request at a time, in the order sent, so a write is visible to every request sent after it.
+ * The worker's source (see sqliteWorker), given the schema and the statements' SQL. It runs one request
+ * at a time, in the order sent, so a write is visible to every request sent after it.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -113,7 +123,8 @@ export interface WorkerConnectionOptions {
   schema: string;
   /** Every statement the connection runs, by name, prepared once in the worker. */
   statements: Readonly<Record<string, string>>;
-  busyTimeoutMs?: number;
+  /** How long a write waits for another connection's lock (ms). */
+  busyTimeoutMs: number;
 }
 
 /**
@@ -122,7 +133,6 @@ export interface WorkerConnectionOptions {
  * worker dies, the calls in flight reject and the next call starts a new one.
  */
 export class WorkerConnection implements StatementRunner {
-  readonly #sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   #worker: Worker | undefined;
   #nextId = 1;
@@ -176,12 +186,8 @@ export class WorkerConnection implements StatementRunner {
   }
 
   #start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      // Plain CommonJS: none of the parent's flags (--input-type=module would make the source ESM).
-      execArgv: [],
-      workerData: { sqlite: this.#sqlite, path: this.path, schema: this.options.schema, statements: this.options.statements, busyTimeoutMs: this.options.busyTimeoutMs ?? 5000 },
-    });
+    const { schema, statements, busyTimeoutMs } = this.options;
+    const worker = sqliteWorker(WORKER_SOURCE, { path: this.path, schema, statements, busyTimeoutMs });
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiting = this.#pending.get(reply.id);
