@@ -3,6 +3,7 @@ import type { HostMatcher } from '../accounts/authorized-hosts.ts';
 import type { Lang } from '../intel/country/types.ts';
 import type { Format } from './formats/index.ts';
 import type { OperationName } from './operations.ts';
+import type { AnswerNotes } from './answer-notes.ts';
 import type { ServerTiming } from './server-timing.ts';
 
 export interface RequestOptions {
@@ -39,4 +40,6 @@ export interface RequestContext {
   testMode: boolean;
   /** Set when the quota step reserved a unit that must be released if the call fails. */
   quotaKey: string | undefined;
+  /** What the endpoint keeps beside its answer for the policy stage, for this request only (answer-notes.ts). */
+  readonly notes: AnswerNotes;
 }

@@ -1,3 +1,4 @@
+import type { AnswerNotes } from '../http/answer-notes.ts';
 import type { PendingDecision } from '../store/ports.ts';
 import type { EventRaiser } from './events/raise.ts';
 import { decide } from './rules/decide.ts';
@@ -15,6 +16,8 @@ export interface PolicyCall {
   explain: boolean;
   /** The endpoint's own request parameters, as rules see them under `input.`. */
   input: Readonly<Record<string, unknown>>;
+  /** What the endpoint kept beside its answer for this request (answer-notes.ts). */
+  notes: AnswerNotes;
 }
 
 /**
@@ -35,7 +38,7 @@ export class PolicyStage {
     const rules = policy.group ? snapshot.rules.get(policy.group) : undefined;
     const raised: RaisedEvent[] = [];
     const contributions: PolicyContribution[] = [];
-    for (const subject of policy.subjects(data, call.input)) {
+    for (const subject of policy.subjects(data, call.input, call.notes)) {
       const hits = snapshot.lists.hits(subject.lists);
       // Rules see the engine's result before the verdict is written into it.
       const seen = { input: subject.input, ...subject.result };

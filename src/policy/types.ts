@@ -1,3 +1,4 @@
+import type { AnswerNotes } from '../http/answer-notes.ts';
 import type { LabelType } from '../store/learning-ports.ts';
 
 /**
@@ -145,7 +146,8 @@ export interface PolicySubject {
  */
 export interface EndpointPolicy {
   group: RuleGroup | null;
-  subjects(data: unknown, input: Readonly<Record<string, unknown>>): PolicySubject[];
+  /** `notes`: what the endpoint kept beside this request's answer (answer-notes.ts). */
+  subjects(data: unknown, input: Readonly<Record<string, unknown>>, notes: AnswerNotes): PolicySubject[];
 }
 
 /** What `explain=yes` lists for the policy layer: each list entry and custom rule that took part. */

@@ -14,16 +14,14 @@ import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
+import { NoteKey, type AnswerNotes } from '../answer-notes.ts';
 import { TEST_MODE_INSTANT } from './lookup-country.ts';
 
 /** Most addresses one bulk call takes (spec). */
 export const MAX_BULK_IPS = 50;
 
-/**
- * One answered address and what the policy stage needs beside it. Kept off the answer object in a
- * WeakMap so nothing internal can leak into a response format.
- */
-const lookups = new WeakMap<object, IpLookup>();
+/** One answered address and what the policy stage needs beside it, noted beside the answer (answer-notes.ts). */
+const LOOKUP = new NoteKey<IpLookup>('ip lookup');
 
 function userAgentOf(ctx: RequestContext): string | undefined {
   const ua = ctx.headers['user-agent'];
@@ -62,13 +60,13 @@ export function ipEngine(live: IpSources, countries: CountryData, labels?: Label
 }
 
 /** Answers that carry an address labelled fraud by the account's feedback (live calls only). */
-const fraudLabelled = new WeakSet<object>();
+const FRAUD_LABELLED = new NoteKey<true>('fraud-labelled address');
 
 /** Marks the live answers whose address carries a fraud label: one store read for all of them. */
 async function markLabels(engine: IpEngine, ctx: RequestContext, answers: ReadonlyArray<Record<string, unknown>>): Promise<void> {
   if (!engine.labels || ctx.testMode || !ctx.caller || answers.length === 0) return;
   const fraud = await engine.labels.fraudValues(ctx.caller.account.id, 'ip', answers.map((a) => String(a.ip)), ctx.now);
-  for (const a of answers) if (fraud.has(String(a.ip))) fraudLabelled.add(a);
+  for (const a of answers) if (fraud.has(String(a.ip))) ctx.notes.set(FRAUD_LABELLED, a, true);
 }
 
 function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withDevice: boolean): Record<string, unknown> {
@@ -83,7 +81,7 @@ function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withD
   };
   const found = lookupIp(addr, ctx.testMode ? engine.test : engine.live, engine.countries, opts);
   if (ctx.options.explain) found.result.explanation = { contributions: explainLookup(found) };
-  lookups.set(found.result, found);
+  ctx.notes.set(LOOKUP, found.result, found);
   return found.result;
 }
 
@@ -93,7 +91,7 @@ function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withD
  */
 function loggedView(view: Record<string, unknown>, security: SecurityBlock): Record<string, unknown> {
   const { explanation: _explanation, ...rest } = view;
-  return { ...rest, IPNumber: String(view.IPNumber), security: { ...security } };
+  return Object.assign(rest, { IPNumber: String(view.IPNumber), security: Object.assign({}, security) });
 }
 
 /**
@@ -110,12 +108,20 @@ function withLabel(risk: IpRisk, labelled: boolean): IpRisk {
   return { risk: Math.max(risk.risk, FRAUD_LABEL_IP_RISK), signals: [...risk.signals, { signal: 'fraud_label', weight: FRAUD_LABEL_IP_RISK / 100 }] };
 }
 
-function ipSubject(engine: IpEngine, result: Record<string, unknown>, input: Readonly<Record<string, unknown>>, block: 'security' | 'threats'): PolicySubject | null {
-  const found = lookups.get(result);
+function ipSubject(
+  engine: IpEngine,
+  result: Record<string, unknown>,
+  input: Readonly<Record<string, unknown>>,
+  block: 'security' | 'threats',
+  notes: AnswerNotes,
+): PolicySubject | null {
+  const found = notes.get(LOOKUP, result);
   if (!found) return null;
   const ipResult = block === 'security';
-  const view: Record<string, unknown> = { ...found.result, security: found.security };
-  const labelled = fraudLabelled.has(result);
+  // Object.assign, not `{ ...found.result, security }`: on Node 20 each object made by a spread followed by
+  // more properties gets a hidden class of its own (docs/benchmarks.md, 2026-11-24).
+  const view: Record<string, unknown> = Object.assign({}, found.result, { security: found.security });
+  const labelled = notes.get(FRAUD_LABELLED, result) === true;
   const riskOf = (whitelisted: boolean) => withLabel(ipRisk(found.security, whitelisted), labelled && !whitelisted);
   let risk = riskOf(false);
   return {
@@ -154,21 +160,21 @@ function ipSubject(engine: IpEngine, result: Record<string, unknown>, input: Rea
 /** One subject per answer: /lookup/ip and /geoip (`security`), /lookup/ip/threats (`threats`). */
 const singlePolicy = (engine: IpEngine, block: 'security' | 'threats'): EndpointPolicy => ({
   group: 'ip',
-  subjects(data, input) {
+  subjects(data, input, notes) {
     if (typeof data !== 'object' || data === null) return [];
-    const s = ipSubject(engine, data as Record<string, unknown>, input, block);
+    const s = ipSubject(engine, data as Record<string, unknown>, input, block, notes);
     return s ? [s] : [];
   },
 });
 
 const bulkPolicy = (engine: IpEngine): EndpointPolicy => ({
   group: 'ip',
-  subjects(data) {
+  subjects(data, _input, notes) {
     if (typeof data !== 'object' || data === null) return [];
     const out: PolicySubject[] = [];
     for (const [sent, entry] of Object.entries(data as Record<string, unknown>)) {
       if (typeof entry !== 'object' || entry === null) continue;
-      const s = ipSubject(engine, entry as Record<string, unknown>, { ip: sent }, 'security');
+      const s = ipSubject(engine, entry as Record<string, unknown>, { ip: sent }, 'security', notes);
       if (s) out.push(s);
     }
     return out;
@@ -290,7 +296,7 @@ export function threatsEndpoint(engine: IpEngine, datasets: () => readonly Datas
     };
     if (ctx.options.explain) result.explanation = { contributions: explainLookup(found) };
     // Rules of the ip group read the whole IP result; the answer shows only the threats.
-    lookups.set(result, { ...found, result: { ...found.result, ...result } });
+    ctx.notes.set(LOOKUP, result, { ...found, result: Object.assign({}, found.result, result) });
     return result;
   };
   return {

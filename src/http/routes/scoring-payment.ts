@@ -11,6 +11,7 @@ import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { readJsonBody } from '../body.ts';
 import { fixedHashes, needLearning } from './learning-seam.ts';
+import { NoteKey } from '../answer-notes.ts';
 
 /** Score from which a live scoring raises `fraud_payment` (spec "Events"). */
 export const FRAUD_PAYMENT_FROM = 50;
@@ -60,7 +61,7 @@ function testSignals(learning: Learning, input: PaymentInput, now: Date): Paymen
 
 /** POST /scoring/payment: a 0-100 risk score of one transaction with the rules that fired. */
 export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
-  const kept = new WeakMap<object, Kept>();
+  const kept = new NoteKey<Kept>('payment scoring');
 
   const read = (ctx: RequestContext) => {
     const body = readJsonBody(ctx.body, 130, 'the transaction as {"data": {...}}');
@@ -72,10 +73,10 @@ export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
 
   const policy: EndpointPolicy = {
     group: 'payment',
-    subjects(data: unknown): PolicySubject[] {
+    subjects(data: unknown, _input, notes): PolicySubject[] {
       if (typeof data !== 'object' || data === null) return [];
       const result = data as Record<string, unknown>;
-      const k = kept.get(result);
+      const k = notes.get(kept, result);
       if (!k) return [];
       const l = needLearning(learning);
       return [{
@@ -146,14 +147,14 @@ export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
       const snapshot = await l.snapshots.get(call.accountId);
       const scored = await l.payments.score(call, input, snapshot.lists);
       const result = resultOf(scored.score, ctx.options.explain);
-      kept.set(result, { input, ruleInput, scored, call });
+      ctx.notes.set(kept, result, { input, ruleInput, scored, call });
       return result;
     },
     test: (ctx) => {
       const l = needLearning(learning);
       const { input, ruleInput } = read(ctx);
       const result = resultOf(scorePayment(input, testSignals(l, input, ctx.now)), ctx.options.explain);
-      kept.set(result, { input, ruleInput, scored: null, call: callOf(ctx, false) });
+      ctx.notes.set(kept, result, { input, ruleInput, scored: null, call: callOf(ctx, false) });
       return result;
     },
   };

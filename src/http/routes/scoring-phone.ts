@@ -13,6 +13,7 @@ import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
+import { NoteKey, type AnswerNotes } from '../answer-notes.ts';
 
 /** Risk stored with a `spam_phone` event (a verdict, as for the other invalid/spam events). */
 export const SPAM_PHONE_RISK = 100;
@@ -36,7 +37,7 @@ export function readPhone(query: Readonly<Record<string, unknown>>): { countryCo
 /** GET /scoring/phone: validity, type, original carrier and receive-SMS checks of one number. */
 export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointDef {
   /** The region each answered number belongs to, for the event summary (kept off the answer). */
-  const regions = new WeakMap<object, string>();
+  const regions = new NoteKey<string>('phone region');
 
   const answer = async (ctx: RequestContext, fake: boolean): Promise<PhoneResult> => {
     const { countryCode, region, parsed } = readPhone(ctx.query);
@@ -45,13 +46,13 @@ export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointD
     // Identity labels (spec "Identity label"): live only (test mode reads no store).
     const label = !fake && labels && ctx.caller ? await labels.label(ctx.caller.account.id, 'phone', digits, ctx.now) : null;
     const { result, region: numberRegion } = evaluatePhone(countryCode, parsed, region, { disposable, carrier: data.carrier, label });
-    regions.set(result, numberRegion);
+    ctx.notes.set(regions, result, numberRegion);
     return result;
   };
 
   const policy: EndpointPolicy = {
     group: 'phone',
-    subjects(answerData: unknown, input: Readonly<Record<string, unknown>>): PolicySubject[] {
+    subjects(answerData: unknown, input: Readonly<Record<string, unknown>>, notes: AnswerNotes): PolicySubject[] {
       if (typeof answerData !== 'object' || answerData === null) return [];
       const result = answerData as Record<string, unknown>;
       const digits = String(result.phone);
@@ -69,7 +70,7 @@ export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointD
             subject: maskPhone(digits),
             summary: {
               isValid: result.isValid, disposable: result.disposable, blacklisted: result.blacklisted, reason: result.reason,
-              country: regions.get(answerData) ?? String(result.countryCode).toUpperCase(),
+              country: notes.get(regions, result) ?? String(result.countryCode).toUpperCase(),
             },
             ...identityOf(labels, 'phone', digits),
           };

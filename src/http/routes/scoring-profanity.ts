@@ -10,6 +10,7 @@ import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
+import { NoteKey, type AnswerNotes } from '../answer-notes.ts';
 
 /** Spec "Limits": counted in Unicode code points (docs/api-decisions.md). */
 export const MAX_TEXT_CHARS = 10_000;
@@ -50,20 +51,20 @@ function shape(text: string, a: TextAnalysis, scoreOnly: boolean, listBadWords: 
 /** GET /scoring/profanity: dictionary and model scoring of a text. */
 export function profanityEndpoint(data: TextData): EndpointDef {
   // The flagged words of each live answer, for its event: found once, not again in the policy stage.
-  const hitsOf = new WeakMap<object, readonly Hit[]>();
+  const hitsOf = new NoteKey<readonly Hit[]>('profanity hits');
   const answer = (ctx: RequestContext, fake: boolean): ProfanityAnswer => {
     const text = readText(ctx.query);
     const scoreOnly = flag(ctx.query, 'scoreOnly');
     const listBadWords = flag(ctx.query, 'listBadWords');
     const analysis = fake ? fakeAnalysis(text) : analyzeText(data.engine, text);
     const out = shape(text, analysis, scoreOnly, listBadWords);
-    if (!fake) hitsOf.set(out, analysis.hits);
+    if (!fake) ctx.notes.set(hitsOf, out, analysis.hits);
     return out;
   };
 
   const policy: EndpointPolicy = {
     group: null,
-    subjects(answerData: unknown, input: Readonly<Record<string, unknown>>): PolicySubject[] {
+    subjects(answerData: unknown, input: Readonly<Record<string, unknown>>, notes: AnswerNotes): PolicySubject[] {
       if (typeof answerData !== 'object' || answerData === null) return [];
       const result = answerData as Record<string, unknown>;
       const risk = typeof result.riskScore === 'number' ? result.riskScore : 0;
@@ -77,7 +78,7 @@ export function profanityEndpoint(data: TextData): EndpointDef {
         apply: () => undefined,
         event() {
           if (risk < UNSAFE_FROM) return null;
-          const hits = hitsOf.get(answerData) ?? findHits(data.engine.lexicon, normalize(text));
+          const hits = notes.get(hitsOf, result) ?? findHits(data.engine.lexicon, normalize(text));
           return {
             kind: 'profanity',
             risk,
