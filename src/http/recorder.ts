@@ -2,11 +2,6 @@ import type { DecisionRecord, PendingDecision, RequestLogEntry, Store, UsageRow 
 import type { Logger } from 'pino';
 
 /**
- * Buffers usage increments, request-log entries and policy decisions and writes them in batches, off the hot path.
- * Flushed every `intervalMs` and on shutdown; at most one interval of usage rows can be lost if the
- * process is killed hard (quota counters themselves live in the counters store).
- */
-/**
  * Decision records written per transaction. A flush at thousands of requests per second holds
  * thousands of records (a few KB of JSON each); written in one synchronous SQLite transaction they
  * stalled every request for 150-200 ms. In chunks with a turn of the event loop between them, requests
@@ -16,12 +11,27 @@ const DECISION_CHUNK = 50;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * Buffers usage increments, request-log entries and policy decisions and writes them off the hot path.
+ * Usage and the request log are flushed every `intervalMs` and on shutdown; at most one interval of
+ * usage rows can be lost if the process is killed hard (quota counters themselves live in the counters
+ * store).
+ *
+ * Decisions go out sooner: the records of a turn of the event loop are written by a timer that runs
+ * once that turn's answers are out. Held for a whole second, each record (a few KB of objects: the
+ * answer and input it logs) outlived two young-generation GCs and was copied into old space, which
+ * made every scavenge slower and old space fill (docs/benchmarks.md, 2026-11-24). After a failed write
+ * they wait for the next interval's flush instead, so a store outage costs one retry (and one error
+ * line) per interval, not one per request.
+ */
 export class Recorder {
   private usage = new Map<string, UsageRow>();
   private log: RequestLogEntry[] = [];
   private decisions: PendingDecision[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  #decisionTimer: NodeJS.Timeout | undefined;
+  #decisionsFailing = false;
 
   constructor(
     private readonly store: Store,
@@ -47,6 +57,14 @@ export class Recorder {
 
   logDecision(record: PendingDecision): void {
     this.decisions.push(record);
+    if (this.#decisionTimer === undefined && !this.#decisionsFailing) {
+      // A timer runs in the next turn's timers phase: after this turn's answers are written (write-turn.ts).
+      this.#decisionTimer = setTimeout(() => {
+        this.#decisionTimer = undefined;
+        this.flushing = this.flushing.then(() => this.writeDecisions());
+      }, 0);
+      this.#decisionTimer.unref();
+    }
   }
 
   /** Writes what is buffered; concurrent calls queue behind each other. */
@@ -57,6 +75,8 @@ export class Recorder {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.#decisionTimer !== undefined) clearTimeout(this.#decisionTimer);
+    this.#decisionTimer = undefined;
     await this.flush();
   }
 
@@ -68,52 +88,61 @@ export class Recorder {
   private settled({ identities, ...record }: PendingDecision): DecisionRecord {
     if (!identities) return record;
     try {
-      return { ...record, identities: identities() };
+      return Object.assign(record, { identities: identities() });
     } catch (err) {
       this.logger.error({ err, accountId: record.accountId, operation: record.operation }, 'decision identities could not be hashed; kept without them');
       return record;
     }
   }
 
+  /** Writes the buffered decisions in chunks; after a failure what was not written is first in line for the next flush. */
+  private async writeDecisions(): Promise<void> {
+    const decisions = this.decisions;
+    this.decisions = [];
+    let written = 0;
+    try {
+      while (written < decisions.length) {
+        if (written > 0) await nextTurn();
+        const chunk = decisions.slice(written, written + DECISION_CHUNK).map((d) => this.settled(d));
+        await this.store.decisions.append(chunk);
+        written += chunk.length;
+      }
+      this.#decisionsFailing = false;
+    } catch (err) {
+      // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
+      this.decisions.unshift(...decisions.slice(written));
+      this.#decisionsFailing = true;
+      this.logger.error({ err }, 'failed to write the decision log; will retry');
+    }
+  }
+
   private async writeBatch(): Promise<void> {
     const rows = [...this.usage.values()];
     const entries = this.log;
-    const decisions = this.decisions;
     this.usage = new Map();
     this.log = [];
-    this.decisions = [];
-    let written = { usage: false, log: false };
-    let decisionsWritten = 0;
+    let usageWritten = false;
     try {
       if (rows.length > 0) await this.store.usage.add(rows);
-      written = { usage: true, log: false };
+      usageWritten = true;
       if (entries.length > 0) await this.store.requestLog.append(entries);
-      written = { usage: true, log: true };
-      while (decisionsWritten < decisions.length) {
-        if (decisionsWritten > 0) await nextTurn();
-        const chunk = decisions.slice(decisionsWritten, decisionsWritten + DECISION_CHUNK).map((d) => this.settled(d));
-        await this.store.decisions.append(chunk);
-        decisionsWritten += chunk.length;
-      }
     } catch (err) {
       // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
-      this.decisions.unshift(...decisions.slice(decisionsWritten));
-      if (written.log) {
-        this.logger.error({ err }, 'failed to write the decision log; will retry');
-        return;
-      }
       this.log.unshift(...entries);
-      if (written.usage) {
+      if (usageWritten) {
         this.logger.error({ err }, 'failed to write the request log; will retry');
-        return;
+      } else {
+        for (const r of rows) {
+          const k = `${r.accountId}\u0000${r.method}\u0000${r.day}`;
+          const cur = this.usage.get(k);
+          if (cur) cur.count += r.count;
+          else this.usage.set(k, r);
+        }
+        this.logger.error({ err }, 'failed to write usage and request log; will retry');
       }
-      for (const r of rows) {
-        const k = `${r.accountId}\u0000${r.method}\u0000${r.day}`;
-        const cur = this.usage.get(k);
-        if (cur) cur.count += r.count;
-        else this.usage.set(k, r);
-      }
-      this.logger.error({ err }, 'failed to write usage and request log; will retry');
+      // The decision log waits for the next interval, as before this change: the store is failing.
+      return;
     }
+    await this.writeDecisions();
   }
 }

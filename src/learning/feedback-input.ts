@@ -342,7 +342,7 @@ export function parseEventFeedback(item: unknown, now: Date): EventFeedback {
   if (hasEvent) {
     if (hasType || hasValue) fail('Send either `event_id` or `type` and `value`, not both.');
     const eventId = eventIdOf(rawEventId);
-    return { ...common(), eventId };
+    return Object.assign(common(), { eventId });
   }
   if (!hasType && !hasValue) fail('Send `event_id`, or `type` and `value` of the identity to label.');
   if (!hasType) fail(`\`type\` is required with \`value\`: one of ${FEEDBACK_TYPES.join(', ')}.`);
@@ -357,7 +357,7 @@ export function parseEventFeedback(item: unknown, now: Date): EventFeedback {
   else return fail(`\`value\` must be a string${NUMERIC_TYPES.has(type) ? ' or a number' : ''}.`);
   if (text.trim() === '') fail('`value` is empty.');
   const value = parseIdentityValue(type, text, 'value');
-  return { ...common(), type, value };
+  return Object.assign(common(), { type, value });
 }
 
 // ---------------------------------------------------------------------------------------------------------

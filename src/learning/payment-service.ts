@@ -67,6 +67,17 @@ export interface PaymentServiceDeps {
   logger: Logger;
 }
 
+/** The plain values the account's lists are probed with; absent ones are left out. */
+function listValues(ip: string | null, email: string | null, phone: string | null, customer: string | null, bin: string | null): TransactionIdentities['values'] {
+  const values: TransactionIdentities['values'] = {};
+  if (ip !== null) values.ip = ip;
+  if (email !== null) values.email = email;
+  if (phone !== null) values.phone = phone;
+  if (customer !== null) values.customer = customer;
+  if (bin !== null) values.bin = bin;
+  return values;
+}
+
 function placeKey(input: PaymentInput): string | null {
   for (const p of [input.customer, input.billing]) {
     if (p.country !== undefined && (p.city !== undefined || p.region !== undefined)) {
@@ -142,10 +153,7 @@ export class PaymentService {
       location: location === null ? null : h.hash('text', `location\u0000${location}`),
       cardBin: bin,
       cardLast4: card !== null && card.length >= 10 ? card.slice(-4) : null,
-      values: {
-        ...(ip !== null && { ip }), ...(email !== null && { email }), ...(phone !== null && { phone }),
-        ...(customer !== null && { customer }), ...(bin !== null && { bin: card!.slice(0, 8) }),
-      },
+      values: listValues(ip, email, phone, customer, bin === null ? null : card!.slice(0, 8)),
       evidence,
     };
   }

@@ -47,7 +47,7 @@ export function binEndpoint(bins: BinData, countries: CountryData): EndpointDef 
           if (result.isValid !== false) return null;
           return { kind: 'invalid_bin', risk: 100, subject: bin, summary: { bin, isValid: false, reason: result.reason, scheme: info?.scheme?.name ?? null } };
         },
-        logged: () => ({ ...result, bin }),
+        logged: () => Object.assign({}, result, { bin }),
       }];
     },
   };

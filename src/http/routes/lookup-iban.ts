@@ -28,7 +28,7 @@ const policy: EndpointPolicy = {
     const obfuscated = result.formats.obfuscated;
     return [{
       // Rules, the decision log and backtests never see the full IBAN under `input.`.
-      input: { ...input, iban: obfuscated },
+      input: Object.assign({}, input, { iban: obfuscated }),
       result,
       lists: [],
       apply: (verdict) => writeVerdict(result, verdict, { validity: { field: 'isValid' } }),
@@ -36,7 +36,7 @@ const policy: EndpointPolicy = {
         if (result.isValid) return null;
         return { kind: 'invalid_iban', risk: 100, subject: maskIban(machine), summary: { isValid: false, country: result.country.ISO3166, obfuscated } };
       },
-      logged: () => ({ ...result, formats: { machine: obfuscated, human: obfuscated, obfuscated } }),
+      logged: () => Object.assign({}, result, { formats: { machine: obfuscated, human: obfuscated, obfuscated } }),
     }];
   },
 };
@@ -49,7 +49,7 @@ export function ibanEndpoint(data: IbanData): EndpointDef {
     const { result, checks } = evaluateIban(parsed, data.engine, ctx.options.lang);
     if (!ctx.options.explain) return result;
     const contributions = Object.entries(checks).map(([check, passed]) => ({ signal: check, passed }));
-    return { ...result, explanation: { contributions } };
+    return Object.assign({}, result, { explanation: { contributions } });
   };
   return {
     operation: 'lookup.iban',

@@ -81,7 +81,7 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
     // Identity labels (spec "Identity label"): the address as sent, lower case; live only (test mode reads no store).
     const label = !fake && labels && ctx.caller ? await labels.label(ctx.caller.account.id, 'email', sent, ctx.now) : null;
     const { result, contributions } = label ? evaluateEmail(sent, parsed, data.lists, { domainLists, network, label }) : first;
-    return ctx.options.explain ? { ...result, explanation: { contributions } } : result;
+    return ctx.options.explain ? Object.assign({}, result, { explanation: { contributions } }) : result;
   };
 
   const policy: EndpointPolicy = {

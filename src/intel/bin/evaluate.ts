@@ -55,9 +55,9 @@ function rangeScheme(leading: string): Derived | null {
 /** The scheme and syntax the number's range gives, with or without an issuer record. */
 function derive(leading: string, record: BinRecord | null): Derived {
   const d = rangeScheme(leading);
-  if (d) return { ...d, syntax: { gaps: [...d.syntax.gaps], lengths: [...d.syntax.lengths], code: { ...d.syntax.code } } };
+  if (d) return { name: d.name, coName: d.coName, syntax: { gaps: [...d.syntax.gaps], lengths: [...d.syntax.lengths], code: { ...d.syntax.code } }, luhn: d.luhn };
   const name = record ? schemeFromDataset(record.scheme) : null;
-  return { name, coName: null, syntax: { ...CARD16, lengths: record && record.length > 0 ? [record.length] : [...CARD16.lengths] }, luhn: name !== 'UnionPay' };
+  return { name, coName: null, syntax: Object.assign({}, CARD16, { lengths: record && record.length > 0 ? [record.length] : [...CARD16.lengths] }), luhn: name !== 'UnionPay' };
 }
 
 function rangeSchemeUncached(leading: string): Derived | null {

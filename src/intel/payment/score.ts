@@ -75,7 +75,9 @@ export function scorePayment(input: PaymentInput, signals: PaymentSignals, ctx?:
   const scoreCents = Math.min(MAX_SCORE * 100, Math.max(0, Math.round(scaled.reduce((a, b) => a + b, 0) * 100)));
   const cents = apportionCents(scaled, scoreCents);
 
-  const contributions: PaymentContribution[] = parts.map(({ raw: _raw, ...p }, i) => ({ ...p, points: cents[i]! / 100 }));
+  // Object.assign on the fresh rest object, not `{ ...p, points }`: on Node 20 a spread followed by another
+  // property gives every object a hidden class of its own (docs/benchmarks.md, 2026-11-24).
+  const contributions: PaymentContribution[] = parts.map(({ raw: _raw, ...p }, i) => Object.assign(p, { points: cents[i]! / 100 }));
   return {
     score: scoreCents / 100,
     rules: hits.map((h) => ({ id: h.id, description: h.description })),

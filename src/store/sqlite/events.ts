@@ -128,7 +128,7 @@ export class SqliteEvents implements EventsPort {
       const s = this.statements;
       const eventId = s.nextEventId.get(values.accountId);
       if (eventId === undefined) throw new Error('event counter did not return an id');
-      s.insertEvent.run({ ...values, eventId });
+      s.insertEvent.run(Object.assign({ eventId }, values));
       s.queueForAll.all({ account: values.accountId, event: eventId, at: values.createdAt });
       return eventId;
     });
