@@ -60,4 +60,35 @@ describe('Recorder decision log', () => {
     await recorder.flush();
     assert.equal((await store.decisions.list('acct', 'phone', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10)).length, 1);
   });
+
+  it("writes a turn's records soon after that turn, without waiting for the interval flush", async () => {
+    const recorder = new Recorder(store, logger, 3_600_000);
+    recorder.logDecision(decision(4));
+    recorder.logDecision(decision(5));
+    const deadline = Date.now() + 5000;
+    let rows = 0;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+      rows = (await store.decisions.list('acct', 'phone', '2026-11-23T10:00:04.000Z', '2026-11-23T10:00:06.000Z', 10)).length;
+      if (rows === 2) break;
+    }
+    assert.equal(rows, 2);
+    await recorder.stop();
+  });
+
+  it('after a failed write, records wait for the interval flush: one error per flush, not one per record', async () => {
+    const broken = new SqliteStore({ path: ':memory:' });
+    await broken.migrate();
+    await broken.close();
+    const recorder = new Recorder(broken, logger, 3_600_000);
+    logged.length = 0;
+    recorder.logDecision(decision(6));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(logged.filter((l) => /failed to write the decision log/.test(l)).length, 1);
+    for (let i = 0; i < 100; i++) recorder.logDecision(decision(7));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(logged.filter((l) => /failed to write the decision log/.test(l)).length, 1, 'no retry per record while failing');
+    await recorder.flush();
+    assert.equal(logged.filter((l) => /failed to write the decision log/.test(l)).length, 2, 'the interval flush retries, once');
+  });
 });
