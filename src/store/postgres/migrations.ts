@@ -330,4 +330,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE decision_log ADD COLUMN identities TEXT NOT NULL DEFAULT '';
     `,
   },
+  {
+    version: 7,
+    name: 'covering payment indexes',
+    sql: `
+      -- The columns a scoring reads of the customer's and the card's scorings, so those reads can be index-only
+      -- (see the SQLite migration of the same number).
+      DROP INDEX payment_scorings_customer;
+      CREATE INDEX payment_scorings_customer ON payment_scorings (account_id, customer_hash, scored_at)
+        INCLUDE (location_hash, card_hash, currency, amount, amount_log, outcome_fraud);
+      DROP INDEX payment_scorings_card;
+      CREATE INDEX payment_scorings_card ON payment_scorings (account_id, card_hash, scored_at) INCLUDE (customer_hash);
+    `,
+  },
 ];

@@ -325,4 +325,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE decision_log ADD COLUMN identities TEXT NOT NULL DEFAULT '';
     `,
   },
+  {
+    version: 7,
+    name: 'covering payment indexes',
+    sql: `
+      -- A scoring reads the customer's and the card's windows (distinct locations and cards, customers per card),
+      -- the customer's amount history and fraud count. With these columns in the index those reads never visit
+      -- the table, whose rows are a few KB each: 90-170 µs per statement before, 17-54 µs after (docs/benchmarks.md).
+      DROP INDEX payment_scorings_customer;
+      CREATE INDEX payment_scorings_customer
+        ON payment_scorings (account_id, customer_hash, scored_at, location_hash, card_hash, currency, amount, amount_log, outcome_fraud);
+      DROP INDEX payment_scorings_card;
+      CREATE INDEX payment_scorings_card ON payment_scorings (account_id, card_hash, scored_at, customer_hash);
+    `,
+  },
 ];
