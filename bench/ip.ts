@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { IMPORTERS } from '../src/data/import/index.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, load as loadRun, paced, quantile, serverStages, startProcess } from './lib.ts';
+import { benchDataDir, load as loadRun, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000009';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -83,11 +83,17 @@ try {
 
   await autocannon({ url: base, requests: ipRequests, connections: 10, duration: 2, headers: auth });
   await autocannon({ url: bare, requests: bareRequests, connections: 10, duration: 2 });
+  await rested();
   const bareMax = await load(bareRequests, bare, { connections: 10 });
+  await rested();
   const ipMax = await load(ipRequests, base, { connections: 10, headers: auth });
+  await rested();
   const ipFixed = await load(ipRequests, base, { connections: 10, rate: 2000, headers: auth });
+  await rested();
   const bareFixed = await load(bareRequests, bare, { connections: 10, rate: 2000 });
+  await rested();
   const ipPaced = await paced(base, { rate: 2000, duration: DURATION, requests: ipRequests, headers: auth });
+  await rested();
   const barePaced = await paced(bare, { rate: 2000, duration: DURATION, requests: bareRequests });
 
   const metrics = await (await fetch(`${base}/metrics`)).text();

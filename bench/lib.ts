@@ -30,6 +30,18 @@ export async function startProcess(env: Record<string, string>, readyUrl: string
   throw new Error(`timeout starting ${args.join(' ')}: ${out}`);
 }
 
+/**
+ * A pause before each measured run (BENCH_REST seconds, default 20; 0 for none). On the 2-core bench VM
+ * the same server gets slower the longer load has run without a break (2026-11-24: CPU per payment
+ * scoring 1.37, 1.95, 2.17, 2.95 ms in four back-to-back runs of the same commit, 1.42 ms again after
+ * 90 s idle; a pure compute loop on both cores did not slow down), so without it whichever run comes
+ * last measures the machine's state more than the code.
+ */
+export async function rested(): Promise<void> {
+  const seconds = Number(process.env.BENCH_REST ?? 20);
+  if (seconds > 0) await new Promise((r) => setTimeout(r, seconds * 1000));
+}
+
 /** The q-quantile of unsorted values. */
 export function quantile(xs: readonly number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);

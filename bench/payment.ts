@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, load, paced, quantile, serverStages, startProcess } from './lib.ts';
+import { benchDataDir, load, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000008';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -101,11 +101,17 @@ try {
 
   await autocannon({ url: base, requests: payRequests, connections: 10, duration: 2 });
   await autocannon({ url: bare, requests: bareRequests, connections: 10, duration: 2 });
+  await rested();
   const bareMax = await load(bare, { connections: 10, duration: DURATION, requests: bareRequests });
+  await rested();
   const payMax = await load(base, { connections: 10, duration: DURATION, requests: payRequests });
+  await rested();
   const payFixed = await load(base, { connections: 10, duration: DURATION, rate: 500, requests: payRequests });
+  await rested();
   const bareFixed = await load(bare, { connections: 10, duration: DURATION, rate: 500, requests: bareRequests });
+  await rested();
   const payPaced = await paced(base, { rate: 500, duration: DURATION, requests: payRequests });
+  await rested();
   const barePaced = await paced(bare, { rate: 500, duration: DURATION, requests: bareRequests });
 
   // Feedback bulk of 1000: outcomes of scored transactions, never-scored (pending) ones and labels.

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/free-port.ts';
-import { load as loadRun, paced, startProcess, type LoadOptions } from './lib.ts';
+import { load as loadRun, paced, startProcess, type LoadOptions, rested } from './lib.ts';
 
 const KEY = 'svc_live_bench00000000000000000001';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -63,14 +63,20 @@ try {
   // Warm up both (JIT, caches), then measure.
   await autocannon({ url: countryUrl, connections: 10, duration: 2, headers: auth });
   await autocannon({ url: bareUrl, connections: 10, duration: 2 });
+  await rested();
   const bareMax = await load(bareUrl, { connections: 10 });
+  await rested();
   const countryMax = await load(countryUrl, { connections: 10, headers: auth });
   const before = await histogram(`${vigilUrl}/metrics`);
+  await rested();
   const countryFixed = await load(countryUrl, { connections: 10, rate: 1000, headers: auth });
   const serverP99 = quantileBound(before, await histogram(`${vigilUrl}/metrics`), 0.99);
+  await rested();
   const bareFixed = await load(bareUrl, { connections: 10, rate: 1000 });
   const countryPath = new URL(countryUrl);
+  await rested();
   const countryPaced = await paced(vigilUrl, { rate: 1000, duration: DURATION, requests: [{ path: `${countryPath.pathname}${countryPath.search}` }], headers: auth });
+  await rested();
   const barePaced = await paced(`http://127.0.0.1:${barePort}`, { rate: 1000, duration: DURATION, requests: [{ path: '/bare' }] });
 
   // Every answer is HTTP 200, so count outcomes from the server's own metrics: all must be successes.
