@@ -140,7 +140,7 @@ export class Recorder {
         }
         this.logger.error({ err }, 'failed to write usage and request log; will retry');
       }
-      // The decision log waits for the next interval, as before this change: the store is failing.
+      // The store is failing: the decision log waits for the next interval's flush too.
       return;
     }
     await this.writeDecisions();
