@@ -70,6 +70,27 @@ describe('SQLite background checkpoints', () => {
     await store.close();
   });
 
+  it('under constant writes the worker chases the WAL until a pass copies all of it, so the WAL keeps restarting', async () => {
+    const path = join(root, 'chase', 'vigil.db');
+    // Only the worker may checkpoint: the commits' own automatic checkpoint is out of reach.
+    const store = new SqliteStore({ path, backgroundCheckpoint: true, checkpointIntervalMs: 50, inlineCheckpointPages: 1_000_000 });
+    await store.migrate();
+    await store.checkpointer?.ready;
+    // About three commits of ~4 KB every 2 ms for 3 s, never idle for long: a single pass rarely ends between two.
+    let [restarts, most, last, i] = [0, 0, 0, 0];
+    const end = Date.now() + 3000;
+    while (Date.now() < end) {
+      for (let k = 0; k < 3; k++) await logRow(store, `c${i++}`);
+      const frames = walFrames(path);
+      if (frames < last) restarts++;
+      [last, most] = [frames, Math.max(most, frames)];
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.ok(restarts >= 3, `the WAL restarted ${restarts} times in 3 s (${i} commits, at most ${most} frames)`);
+    assert.ok(most < 10_000, `the WAL reached ${most} frames`);
+    await store.close();
+  });
+
   it('under writes too constant for the worker to finish, a commit checkpoints at the larger size, so the WAL stays bounded', async () => {
     const path = join(root, 'constant', 'vigil.db');
     // A worker that never runs stands for one that never catches up.
