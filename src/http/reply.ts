@@ -13,11 +13,21 @@ export function renderEnvelope(body: Record<string, unknown>, opts: RenderOption
   return render(body, { format: opts.format, ...(opts.callback ? { callback: opts.callback } : {}), keyed: opts.keyed ?? false });
 }
 
+/**
+ * Bodies from this many UTF-16 units on are sent as UTF-8 bytes, not as a string. JSON.stringify builds
+ * a long text as a string of many pieces, and one that holds a character beyond Latin-1 (a flag emoji
+ * of the location module) takes about 1 ms to join into one string for 86 KB (a bulk of 50 IP results)
+ * against 0.01-0.4 ms when it is all Latin-1. Fastify's Content-Length (Buffer.byteLength) joins it on
+ * the event loop; Buffer.from encodes the pieces as they are, 0.2-0.5 ms. Short answers keep the
+ * string, which Node writes with the headers in one piece.
+ */
+const BYTES_FROM = 8192;
+
 /** Writes a rendered body with the CORS header; API answers are HTTP 200 unless `httpStatus` says otherwise. */
 export function writeRendered(reply: FastifyReply, out: Rendered, httpStatus = 200): FastifyReply {
   reply.code(httpStatus).header('content-type', out.contentType).header('access-control-allow-origin', '*');
   if (out.headers) for (const [k, v] of Object.entries(out.headers)) reply.header(k, v);
-  return reply.send(out.body);
+  return reply.send(out.body.length >= BYTES_FROM ? Buffer.from(out.body, 'utf8') : out.body);
 }
 
 /** Renders and writes an envelope in one go (errors outside the pipeline, 404s). */
