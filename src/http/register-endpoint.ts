@@ -109,6 +109,8 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
     handler: async (req, reply) => {
       const ctx = new EndpointContext(def.operation, req, deps);
       const timing = ctx.timing;
+      // Work for once the answer is written (the policy stage's events): see below.
+      const afterAnswer: Array<() => void> = [];
       let body: Record<string, unknown>;
       let code = 0;
       try {
@@ -129,6 +131,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
                 explain: ctx.options.explain,
                 input: ownInput(def, ctx.query),
                 notes: ctx.notes,
+                afterAnswer,
               })
             : [];
         timing.lap('policy');
@@ -154,7 +157,11 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       // A request that fails before the first stage has no stages: no empty list element then.
       const stages = timing.header();
       reply.header('server-timing', `${stages ? `${stages}, ` : ''}format;dur=${(performance.now() - t0).toFixed(3)}`);
-      return writeRendered(reply, out);
+      const sent = writeRendered(reply, out);
+      // Right after the answer went to the socket, in the same turn: no other request is read before
+      // these have run, so the same client's next call finds what they stored.
+      for (const task of afterAnswer) task();
+      return sent;
     },
   });
 }

@@ -3,7 +3,7 @@ import type { PendingDecision } from '../store/ports.ts';
 import type { EventRaiser } from './events/raise.ts';
 import { decide } from './rules/decide.ts';
 import type { PolicySnapshots } from './snapshots.ts';
-import type { EndpointPolicy, PolicyContribution, RaisedEvent } from './types.ts';
+import type { EndpointPolicy, PolicyContribution, PolicySubject } from './types.ts';
 
 export interface PolicyCall {
   accountId: string;
@@ -18,12 +18,20 @@ export interface PolicyCall {
   input: Readonly<Record<string, unknown>>;
   /** What the endpoint kept beside its answer for this request (answer-notes.ts). */
   notes: AnswerNotes;
+  /**
+   * Tasks the caller runs once the answer is written (the pipeline does, in the same turn as the
+   * write). Events are stored through it: the answer does not depend on them (a failed store is only
+   * logged), so the caller need not wait for their transaction. Absent: events are stored before
+   * `apply` resolves.
+   */
+  afterAnswer?: Array<() => void>;
 }
 
 /**
  * The policy stage of the pipeline, run after the engine built its answer: the account's lists and
  * rules of the endpoint's group are applied to every subject of the answer, then events are raised
- * for live calls. Endpoints only declare an EndpointPolicy; this is the one place that applies it.
+ * for live calls (stored once the answer is written, when the caller gives `afterAnswer`). Endpoints
+ * only declare an EndpointPolicy; this is the one place that applies it.
  */
 export class PolicyStage {
   constructor(
@@ -36,7 +44,8 @@ export class PolicyStage {
   async apply(policy: EndpointPolicy, data: unknown, call: PolicyCall): Promise<PolicyContribution[]> {
     const snapshot = await this.snapshots.get(call.accountId);
     const rules = policy.group ? snapshot.rules.get(policy.group) : undefined;
-    const raised: RaisedEvent[] = [];
+    // Subjects of a live call: each is asked for its event once the verdicts are written.
+    const live: PolicySubject[] = [];
     const contributions: PolicyContribution[] = [];
     for (const subject of policy.subjects(data, call.input, call.notes)) {
       const hits = snapshot.lists.hits(subject.lists);
@@ -67,11 +76,13 @@ export class PolicyStage {
         });
       }
       if (subject.settle) await subject.settle();
-      const event = subject.event();
-      if (event) raised.push(event);
+      live.push(subject);
     }
-    if (raised.length > 0) {
-      await this.events.raise({ accountId: call.accountId, operation: call.operation, userId: call.userId, at: call.now }, raised);
+    if (live.length > 0) {
+      const origin = { accountId: call.accountId, operation: call.operation, userId: call.userId, at: call.now };
+      // Events are built from the final results, which nothing changes once the verdicts are written.
+      if (call.afterAnswer) call.afterAnswer.push(() => void this.events.raise(origin, live));
+      else await this.events.raise(origin, live);
     }
     return contributions;
   }

@@ -154,6 +154,42 @@ export function runEventsContract(name: string, factory: () => Promise<Store>): 
       });
     });
 
+    describe('reads after inserts in flight (read your writes)', () => {
+      // Events are stored after the answer that raised them is written: the same client's next call may
+      // read them while their insert is still on its way. Reads of this store must see them all the same.
+      it('listEvents, getEvent, listDeliveries and deleteForUser see the inserts started before them', async () => {
+        const accountId = uid('acct');
+        const webhook = makeWebhook(accountId);
+        await store.events.addWebhook(webhook);
+        const identity = { type: 'ip' as const, hash: hash() };
+        for (let round = 0; round < 5; round++) {
+          const subjects = Array.from({ length: 4 }, (_, i) => `r${round}-${i}`);
+          // Not awaited: each read below starts while the inserts may still be running.
+          const inserts = subjects.map((subject) => store.events.insertEvent(makeEvent(accountId, { subject, userId: `u-${round}`, identity })));
+          const listed = await store.events.listEvents(accountId, { userId: `u-${round}` });
+          assert.deepEqual(listed.map((e) => e.subject).sort(), subjects);
+          const last = Math.max(...listed.map((e) => e.eventId));
+          assert.equal((await store.events.getEvent(accountId, last))?.userId, `u-${round}`);
+          assert.equal((await store.events.listDeliveries(accountId, { eventId: last })).length, 1);
+          await Promise.all(inserts);
+        }
+        const more = store.events.insertEvent(makeEvent(accountId, { subject: 'late', userId: 'u-late', identity }));
+        const deleted = await store.events.deleteForUser(accountId, { identityHashes: [identity.hash] });
+        assert.deepEqual(deleted, { suspicious_ip: 21 });
+        await more;
+        assert.deepEqual(await store.events.listEvents(accountId, {}), []);
+      });
+
+      it('a failed insert in flight does not fail the reads after it', async () => {
+        const accountId = uid('acct');
+        const bad = store.events.insertEvent(makeEvent(accountId, { risk: Number.NaN }));
+        const good = store.events.insertEvent(makeEvent(accountId));
+        assert.equal((await store.events.listEvents(accountId, {})).length, 1);
+        await assert.rejects(bad);
+        assert.equal((await good).eventId, 1);
+      });
+    });
+
     describe('listEvents', () => {
       const accountId = uid('acct');
       const other = uid('acct');

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { StoredEvent, Store } from '../../store/ports.ts';
-import type { RaisedEvent } from '../types.ts';
+import type { PolicySubject, RaisedEvent } from '../types.ts';
 
 export interface EventOrigin {
   accountId: string;
@@ -21,11 +21,22 @@ export class EventRaiser {
   ) {}
 
   /**
-   * A store failure is logged and the answer still goes out: the caller asked for a score, and
-   * failing it because the event log is down would turn an outage of one part into an outage of all.
+   * The events the subjects raise, each stored in its own transaction. A failure is logged and the
+   * answer still goes out (it is usually already written): the caller asked for a score, and failing
+   * it because the event log is down would turn an outage of one part into an outage of all.
    */
-  async raise(origin: EventOrigin, events: readonly RaisedEvent[]): Promise<StoredEvent[]> {
+  async raise(origin: EventOrigin, subjects: ReadonlyArray<Pick<PolicySubject, 'event'>>): Promise<StoredEvent[]> {
     const stored: StoredEvent[] = [];
+    const events: RaisedEvent[] = [];
+    try {
+      for (const subject of subjects) {
+        const event = subject.event();
+        if (event) events.push(event);
+      }
+    } catch (err) {
+      this.logger.error({ err, accountId: origin.accountId, operation: origin.operation }, 'events could not be built');
+      return stored;
+    }
     for (const event of events) {
       try {
         stored.push(

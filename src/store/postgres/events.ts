@@ -189,11 +189,32 @@ const Q = {
   },
 } as const;
 
-/** Events, webhooks and the delivery outbox on PostgreSQL, safe to share between instances. */
+/**
+ * Events, webhooks and the delivery outbox on PostgreSQL, safe to share between instances.
+ *
+ * An event is stored after the answer that raised it is written (policy/stage.ts), so its insert may
+ * still be on the wire when the same client's next call reads events; a read of events or their
+ * deliveries through this instance first waits for the inserts it has in flight (read your writes).
+ */
 export class PostgresEvents implements EventsPort {
+  readonly #inserting = new Set<Promise<unknown>>();
+
   constructor(private readonly pool: Pool) {}
 
-  async insertEvent(event: NewEvent): Promise<StoredEvent> {
+  insertEvent(event: NewEvent): Promise<StoredEvent> {
+    const insert = this.#insert(event);
+    const tracked = insert.then(() => undefined, () => undefined);
+    this.#inserting.add(tracked);
+    void tracked.then(() => this.#inserting.delete(tracked));
+    return insert;
+  }
+
+  /** Resolves once the inserts in flight now have ended (stored or failed); at once when there are none. */
+  #inserted(): Promise<unknown> | undefined {
+    return this.#inserting.size === 0 ? undefined : Promise.all(this.#inserting);
+  }
+
+  async #insert(event: NewEvent): Promise<StoredEvent> {
     const v = newEventValues(event);
     const { rows } = await this.pool.query<{ event_id: string }>({
       ...Q.insertEvent,
@@ -205,11 +226,13 @@ export class PostgresEvents implements EventsPort {
   }
 
   async getEvent(accountId: string, eventId: number): Promise<StoredEvent | null> {
+    await this.#inserted();
     const { rows } = await this.pool.query<EventRow>({ ...Q.getEvent, values: [accountId, eventId] });
     return rows[0] ? toStoredEvent(rows[0]) : null;
   }
 
   async listEvents(accountId: string, filter: EventFilter): Promise<StoredEvent[]> {
+    await this.#inserted();
     const query = eventQuery(filter);
     const values: unknown[] = [accountId];
     const conditions = eventConditions(query, (name) => {
@@ -294,6 +317,7 @@ export class PostgresEvents implements EventsPort {
   }
 
   async redeliver(accountId: string, eventId: number, webhookId?: string): Promise<Delivery[]> {
+    await this.#inserted();
     const at = new Date().toISOString();
     return withTransaction(this.pool, async (client) => {
       await client.query({ ...Q.lockCounter, values: [accountId] });
@@ -305,6 +329,7 @@ export class PostgresEvents implements EventsPort {
   }
 
   async listDeliveries(accountId: string, filter: { eventId?: number; webhookId?: string; limit?: number }): Promise<Delivery[]> {
+    await this.#inserted();
     const { rows } = await this.pool.query<DeliveryRow>({
       ...Q.listDeliveries,
       values: [accountId, filter.eventId ?? null, filter.webhookId ?? null, pageLimit(filter.limit)],
@@ -313,6 +338,7 @@ export class PostgresEvents implements EventsPort {
   }
 
   async listAttempts(accountId: string, filter: { deliveryId?: number; eventId?: number }): Promise<DeliveryAttempt[]> {
+    await this.#inserted();
     if (filter.deliveryId === undefined && filter.eventId === undefined) throw new RangeError('listAttempts needs a deliveryId or an eventId');
     const { rows } = await this.pool.query<AttemptRow>({
       ...Q.listAttempts,
@@ -327,6 +353,7 @@ export class PostgresEvents implements EventsPort {
   }
 
   async deleteForUser(accountId: string, who: { userId?: string | undefined; identityHashes: readonly string[] }): Promise<Partial<Record<EventKind, number>>> {
+    await this.#inserted();
     const { userId, hashes } = userDeletion(who);
     if (userId === null && hashes.length === 0) return {};
     const { rows } = await this.pool.query<{ kind: string; n: string }>({ ...Q.deleteForUser, values: [accountId, userId, hashes] });
