@@ -216,11 +216,15 @@ describe('black box: a server killed between an event and its delivery delivers 
       accounts: [{ id: 'hooked', plan: 'premium', keys: [SEED_KEY], webhooks: [{ url: `http://127.0.0.1:${hookPort}/hook`, secret: HOOK_SECRET }] }],
     }));
     // The receiver is down: the first delivery attempt fails, and the job stays pending in the store.
-    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed });
+    const admin = 'blackbox-admin-token-0002';
+    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed, ADMIN_TOKEN: admin });
     const res = await fetch(`http://127.0.0.1:${s.port}/scoring/profanity?text=${encodeURIComponent('you fucking asshole')}&userID=u-1`, { headers: { authorization: `Bearer ${SEED_KEY}` } });
     const answer = (await res.json()) as { status: string; data: { isSafe: boolean } };
     assert.equal(answer.status, 'success');
     assert.equal(answer.data.isSafe, false);
+    // The event is stored right after its answer, before the server reads another request (docs/policy.md).
+    const events = (await (await fetch(`http://127.0.0.1:${s.port}/admin/accounts/hooked/events`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { data: Array<{ kind: string }> };
+    assert.deepEqual(events.data.map((e) => e.kind), ['profanity']);
     if (s.child.pid !== undefined) process.kill(-s.child.pid, 'SIGKILL');
     await s.exited;
 
