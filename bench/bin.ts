@@ -61,7 +61,7 @@ try {
   child = await start({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`);
   const bins = loadBinData({ dataDir: dir }, { reloadMs: 0 });
   const countries = loadCountryData();
-  const data = { index: bins.index, countries: (a: string) => countries.byCode.get(a) };
+  const data = { index: bins.index, countries: countries.byCode };
   const server: number[] = [];
   const engine: number[] = [];
   const byStage: Record<string, number[]> = {};

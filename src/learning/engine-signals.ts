@@ -38,15 +38,24 @@ export interface LabelFlags {
 // (UNKNOWN_FACTS: mail records unknown, as when a resolver fails), and AS contacts are not looked up.
 const NO_MODULES: ReadonlySet<string> = new Set();
 
+/** Payment scoring never waits for registry contacts. */
+function noContacts(): typeof NO_CONTACTS {
+  return NO_CONTACTS;
+}
+
+/** A coordinate of the IP result (a string) as a number; null when absent. */
+function coordinate(v: unknown): number | null {
+  return typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
+}
+
 function ipSignal(engines: PaymentEngines, sent: string, now: Date, fraudLabel: boolean): IpSignal {
   const parsed = parseIpInput(sent);
   if (!parsed.ok) {
     return { valid: false, bogon: false, isTor: false, isProxy: false, proxyType: null, isHosting: false, isRelay: false, isBot: false, risk: 0, country: null, latitude: null, longitude: null };
   }
-  const found = lookupIp(parsed.value, engines.ip, engines.countries, { lang: 'EN', modules: NO_MODULES, now, flagBaseUrl: '', contacts: () => NO_CONTACTS });
+  const found = lookupIp(parsed.value, engines.ip, engines.countries, { lang: 'EN', modules: NO_MODULES, now, flagBaseUrl: '', contacts: noContacts });
   const r = found.result;
   const s = found.security;
-  const num = (v: unknown): number | null => (typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
   // A fraud label on the address rates it high risk (spec "Identity label").
   const risk = fraudLabel ? Math.max(ipRisk(s).risk, FRAUD_LABEL_IP_RISK) : ipRisk(s).risk;
   return {
@@ -60,8 +69,8 @@ function ipSignal(engines: PaymentEngines, sent: string, now: Date, fraudLabel: 
     isBot: s.isBot,
     risk,
     country: typeof r.countryCode === 'string' && r.countryCode !== '' ? r.countryCode : null,
-    latitude: num(r.latitude),
-    longitude: num(r.longitude),
+    latitude: coordinate(r.latitude),
+    longitude: coordinate(r.longitude),
   };
 }
 
@@ -101,7 +110,7 @@ function phoneSignal(engines: PaymentEngines, input: PaymentInput, sent: string,
 function binSignal(engines: PaymentEngines, cardNumber: string): BinSignal {
   const parsed = parseBinInput(cardNumber);
   if (!parsed.ok) return { valid: false, scheme: null, coScheme: null, country: null, reason: parsed.problem };
-  const r = evaluateBin(cardNumber, parsed.value, { index: engines.bins.index, countries: (a) => engines.countries.byCode.get(a) }, 'EN');
+  const r = evaluateBin(cardNumber, parsed.value, { index: engines.bins.index, countries: engines.countries.byCode }, 'EN');
   return {
     valid: r.isValid,
     scheme: r.info.scheme.name,

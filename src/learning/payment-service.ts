@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
-import type { IdentityHashes, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
+import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
 import { scorePayment } from '../intel/payment/score.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
@@ -78,6 +78,36 @@ function listValues(ip: string | null, email: string | null, phone: string | nul
   return values;
 }
 
+/** The normal form of an identity value, null when it was not sent or is not a value of its type. */
+function normalised(type: LabelType, v: string | undefined): string | null {
+  return v === undefined ? null : normaliseIdentity(type, v);
+}
+
+/** Adds one identity to the evidence to read, once. */
+function addEvidence(evidence: TransactionIdentities['evidence'], type: LabelType, valueHash: string | null, group: 'customer' | 'shared'): void {
+  if (valueHash !== null && !evidence.some((e) => e.type === type && e.valueHash === valueHash)) evidence.push({ type, valueHash, group });
+}
+
+/** Decayed evidence of the transaction's identities of one group (the customer's own, or shared ones). */
+function groupEvidence(scores: readonly IdentityScore[], ids: TransactionIdentities, group: 'customer' | 'shared'): number {
+  return identitiesEvidence(scores, ids.evidence.filter((e) => e.group === group));
+}
+
+/** The ISO time `ms` before `now`. */
+function isoBefore(now: Date, ms: number): string {
+  return new Date(now.getTime() - ms).toISOString();
+}
+
+/** Whether any of the probes is on the account's lists. */
+function listed(index: BlacklistIndex, probes: ListProbe[]): boolean {
+  return probes.length > 0 && index.hits(probes).length > 0;
+}
+
+/** Decayed evidence of the transaction's identities of one type. */
+function typeEvidence(scores: readonly IdentityScore[], ids: TransactionIdentities, type: LabelType): number {
+  return identitiesEvidence(scores, ids.evidence.filter((e) => e.type === type));
+}
+
 function placeKey(input: PaymentInput): string | null {
   for (const p of [input.customer, input.billing]) {
     if (p.country !== undefined && (p.city !== undefined || p.region !== undefined)) {
@@ -112,15 +142,14 @@ export class PaymentService {
   /** The keyed hashes of the transaction's identities (and the few plain values the lists need). */
   identities(input: PaymentInput, userId: string | null): TransactionIdentities {
     const h = this.deps.hasher;
-    const norm = (type: LabelType, v: string | undefined) => (v === undefined ? null : normaliseIdentity(type, v));
-    const customer = norm('customer_id', input.customerId);
+    const customer = normalised('customer_id', input.customerId);
     const user = userId === null ? null : normaliseIdentity('customer_id', userId);
-    const email = norm('email', input.email);
+    const email = normalised('email', input.email);
     const domain = email === null ? null : normaliseIdentity('email_domain', email);
-    const phone = norm('phone', input.phone);
-    const ip = norm('ip', input.ip);
-    const device = norm('device_id', input.deviceId);
-    const card = norm('card', input.cardNumber);
+    const phone = normalised('phone', input.phone);
+    const ip = normalised('ip', input.ip);
+    const device = normalised('device_id', input.deviceId);
+    const card = normalised('card', input.cardNumber);
     const bin = card === null ? null : card.slice(0, 6);
     const location = placeKey(input);
     const hashes: IdentityHashes = {
@@ -134,19 +163,16 @@ export class PaymentService {
       card: card === null ? null : h.hash('card', card),
     };
     const evidence: TransactionIdentities['evidence'] = [];
-    const add = (type: LabelType, valueHash: string | null, group: 'customer' | 'shared') => {
-      if (valueHash !== null && !evidence.some((e) => e.type === type && e.valueHash === valueHash)) evidence.push({ type, valueHash, group });
-    };
-    add('customer_id', hashes.customer, 'customer');
-    add('customer_id', hashes.user, 'customer');
-    add('email', hashes.email, 'customer');
-    add('phone', hashes.phone, 'customer');
-    add('device_id', hashes.device, 'shared');
-    add('card', hashes.card, 'shared');
-    add('ip', hashes.ip, 'shared');
+    addEvidence(evidence, 'customer_id', hashes.customer, 'customer');
+    addEvidence(evidence, 'customer_id', hashes.user, 'customer');
+    addEvidence(evidence, 'email', hashes.email, 'customer');
+    addEvidence(evidence, 'phone', hashes.phone, 'customer');
+    addEvidence(evidence, 'device_id', hashes.device, 'shared');
+    addEvidence(evidence, 'card', hashes.card, 'shared');
+    addEvidence(evidence, 'ip', hashes.ip, 'shared');
     if (card !== null) {
-      add('card_bin', h.hash('card_bin', card.slice(0, 6)), 'shared');
-      if (card.length >= 8) add('card_bin', h.hash('card_bin', card.slice(0, 8)), 'shared');
+      addEvidence(evidence, 'card_bin', h.hash('card_bin', card.slice(0, 6)), 'shared');
+      if (card.length >= 8) addEvidence(evidence, 'card_bin', h.hash('card_bin', card.slice(0, 8)), 'shared');
     }
     return {
       hashes,
@@ -162,23 +188,20 @@ export class PaymentService {
   async score(call: ScoreCall, input: PaymentInput, lists: BlacklistIndex): Promise<ScoredPayment> {
     const { store } = this.deps;
     const ids = this.identities(input, call.userId);
-    const since = (ms: number) => new Date(call.now.getTime() - ms).toISOString();
 
     const [scores, velocity, fraud30d, amounts] = await Promise.all([
       this.deps.labels.scores(call.accountId, ids.evidence, call.now),
-      this.velocity(call.accountId, ids, since),
+      this.velocity(call.accountId, ids, call.now),
       ids.hashes.customer === null && ids.hashes.email === null
         ? Promise.resolve(0)
-        : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, since(30 * DAY)),
+        : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, isoBefore(call.now, 30 * DAY)),
       this.amounts(call, input, ids),
     ]);
-    const groupScore = (group: 'customer' | 'shared') => identitiesEvidence(scores, ids.evidence.filter((e) => e.group === group));
-    const byType = (type: LabelType) => identitiesEvidence(scores, ids.evidence.filter((e) => e.type === type));
-    const labels = { customer: groupScore('customer'), shared: groupScore('shared'), customerFraud30d: fraud30d };
+    const labels = { customer: groupEvidence(scores, ids, 'customer'), shared: groupEvidence(scores, ids, 'shared'), customerFraud30d: fraud30d };
     const engines = engineSignals(this.deps.engines, input, call.now, {
-      ipFraud: byType('ip') >= FRAUD_LABEL_THRESHOLD,
-      emailFraud: byType('email') >= FRAUD_LABEL_THRESHOLD,
-      phoneFraud: byType('phone') >= FRAUD_LABEL_THRESHOLD,
+      ipFraud: typeEvidence(scores, ids, 'ip') >= FRAUD_LABEL_THRESHOLD,
+      emailFraud: typeEvidence(scores, ids, 'email') >= FRAUD_LABEL_THRESHOLD,
+      phoneFraud: typeEvidence(scores, ids, 'phone') >= FRAUD_LABEL_THRESHOLD,
     });
     const signals: PaymentSignals = {
       now: call.now,
@@ -239,33 +262,32 @@ export class PaymentService {
 
   private lists(index: BlacklistIndex, ids: TransactionIdentities, binCountry: string | null): ListSignal {
     const v = ids.values;
-    const has = (probes: ListProbe[]) => probes.length > 0 && index.hits(probes).length > 0;
     const confirmed: ListProbe[] = [];
     for (const e of ids.evidence) confirmed.push({ type: 'confirmed_fraud', value: `${e.type}:${e.valueHash}` });
     const domain = v.email?.slice(v.email.lastIndexOf('@') + 1);
     return {
-      ip: v.ip !== undefined && has([{ type: 'ip', value: v.ip }]),
-      email: v.email !== undefined && has([{ type: 'email', value: v.email }, { type: 'email_domain', value: domain! }]),
-      phone: v.phone !== undefined && has([{ type: 'phone', value: v.phone }]),
-      card: has([...(v.bin !== undefined ? [{ type: 'card_bin' as const, value: v.bin }] : []), ...(binCountry !== null ? [{ type: 'card_country' as const, value: binCountry }] : [])]),
-      customer: v.customer !== undefined && has([{ type: 'customer_id', value: v.customer }]),
-      confirmedFraud: has(confirmed),
+      ip: v.ip !== undefined && listed(index, [{ type: 'ip', value: v.ip }]),
+      email: v.email !== undefined && listed(index, [{ type: 'email', value: v.email }, { type: 'email_domain', value: domain! }]),
+      phone: v.phone !== undefined && listed(index, [{ type: 'phone', value: v.phone }]),
+      card: listed(index, [...(v.bin !== undefined ? [{ type: 'card_bin' as const, value: v.bin }] : []), ...(binCountry !== null ? [{ type: 'card_country' as const, value: binCountry }] : [])]),
+      customer: v.customer !== undefined && listed(index, [{ type: 'customer_id', value: v.customer }]),
+      confirmedFraud: listed(index, confirmed),
     };
   }
 
-  private async velocity(accountId: string, ids: TransactionIdentities, since: (ms: number) => string): Promise<VelocitySignal> {
+  private async velocity(accountId: string, ids: TransactionIdentities, now: Date): Promise<VelocitySignal> {
     const h = ids.hashes;
     const wanted: Array<[keyof VelocitySignal, VelocityQuery | null]> = [
-      ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: since(HOUR) } : null],
-      ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: since(DAY) } : null],
-      ['customerLastHour', h.customer ? { by: 'customer', hash: h.customer, since: since(HOUR) } : null],
-      ['customerLastDay', h.customer ? { by: 'customer', hash: h.customer, since: since(DAY) } : null],
-      ['cardLastDay', h.card ? { by: 'card', hash: h.card, since: since(DAY) } : null],
-      ['deviceLastDay', h.device ? { by: 'device', hash: h.device, since: since(DAY) } : null],
-      ['customerLocations30d', h.customer ? { by: 'customer', hash: h.customer, since: since(30 * DAY), distinct: 'location' } : null],
-      ['cardCustomers30d', h.card ? { by: 'card', hash: h.card, since: since(30 * DAY), distinct: 'customer' } : null],
-      ['customerCardsLastDay', h.customer ? { by: 'customer', hash: h.customer, since: since(DAY), distinct: 'card' } : null],
-      ['customerCards7d', h.customer ? { by: 'customer', hash: h.customer, since: since(7 * DAY), distinct: 'card' } : null],
+      ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, HOUR) } : null],
+      ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, DAY) } : null],
+      ['customerLastHour', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, HOUR) } : null],
+      ['customerLastDay', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, DAY) } : null],
+      ['cardLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY) } : null],
+      ['deviceLastDay', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, DAY) } : null],
+      ['customerLocations30d', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 30 * DAY), distinct: 'location' } : null],
+      ['cardCustomers30d', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, 30 * DAY), distinct: 'customer' } : null],
+      ['customerCardsLastDay', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, DAY), distinct: 'card' } : null],
+      ['customerCards7d', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 7 * DAY), distinct: 'card' } : null],
     ];
     const asked = wanted.filter((w): w is [keyof VelocitySignal, VelocityQuery] => w[1] !== null);
     if (asked.length === 0) return {};
@@ -280,12 +302,11 @@ export class PaymentService {
   private async amounts(call: ScoreCall, input: PaymentInput, ids: TransactionIdentities): Promise<PaymentSignals['amounts']> {
     if (input.amount === undefined) return { customer: null, account: null };
     const currency = input.currency ?? null;
-    const since = (days: number) => new Date(call.now.getTime() - days * DAY).toISOString();
     const customerHash = ids.hashes.customer;
     const customer = customerHash === null
       ? Promise.resolve(null)
-      : this.deps.store.scorings.amountStats(call.accountId, currency, since(CUSTOMER_HISTORY_DAYS), customerHash).then((s) => (s.count > 0 ? s : null));
-    return { customer: await customer, account: await this.accountStats(call, currency, since(ACCOUNT_HISTORY_DAYS)) };
+      : this.deps.store.scorings.amountStats(call.accountId, currency, isoBefore(call.now, CUSTOMER_HISTORY_DAYS * DAY), customerHash).then((s) => (s.count > 0 ? s : null));
+    return { customer: await customer, account: await this.accountStats(call, currency, isoBefore(call.now, ACCOUNT_HISTORY_DAYS * DAY)) };
   }
 
   private accountStats(call: ScoreCall, currency: string | null, since: string): Promise<AmountHistory | null> {

@@ -16,14 +16,12 @@ export function binOnly(sent: string): string {
 
 /** GET /lookup/bin: scheme, co-badge and syntax by range, issuer and country from the imported dataset. */
 export function binEndpoint(bins: BinData, countries: CountryData): EndpointDef {
-  const lookupCountry = (alpha2: string) => countries.byCode.get(alpha2);
-
   const answer = (ctx: RequestContext) => {
     const sent = readParam(ctx.query, 'bin', 120);
     if (sent === undefined || sent.trim() === '') throw new ApiError(120, 'The "bin" parameter is required: send at least the first 6 digits of the card, such as 411111.');
     const parsed = parseBinInput(sent);
     if (!parsed.ok) throw new ApiError(120, `The BIN is malformed: ${parsed.problem}`);
-    return evaluateBin(sent, parsed.value, { index: bins.index, countries: lookupCountry }, ctx.options.lang);
+    return evaluateBin(sent, parsed.value, { index: bins.index, countries: countries.byCode }, ctx.options.lang);
   };
 
   const policy: EndpointPolicy = {

@@ -108,6 +108,11 @@ function withLabel(risk: IpRisk, labelled: boolean): IpRisk {
   return { risk: Math.max(risk.risk, FRAUD_LABEL_IP_RISK), signals: [...risk.signals, { signal: 'fraud_label', weight: FRAUD_LABEL_IP_RISK / 100 }] };
 }
 
+/** The address's risk from its security flags and fraud label; a whitelisted address ignores the label. */
+function riskOf(security: Parameters<typeof ipRisk>[0], whitelisted: boolean, labelled: boolean): IpRisk {
+  return withLabel(ipRisk(security, whitelisted), labelled && !whitelisted);
+}
+
 function ipSubject(
   engine: IpEngine,
   result: Record<string, unknown>,
@@ -122,8 +127,7 @@ function ipSubject(
   // more properties gets a hidden class of its own (docs/benchmarks.md, 2026-11-24).
   const view: Record<string, unknown> = Object.assign({}, found.result, { security: found.security });
   const labelled = notes.get(FRAUD_LABELLED, result) === true;
-  const riskOf = (whitelisted: boolean) => withLabel(ipRisk(found.security, whitelisted), labelled && !whitelisted);
-  let risk = riskOf(false);
+  let risk = riskOf(found.security, false, labelled);
   return {
     input,
     result: view,
@@ -133,7 +137,7 @@ function ipSubject(
       const shown = result[block] as Record<string, unknown> | undefined;
       writeVerdict(result, verdict, { listed: shown, rulesCopy: ipResult ? shown : undefined });
       if (!ipResult) return;
-      risk = riskOf(verdict.whitelisted);
+      risk = riskOf(found.security, verdict.whitelisted, labelled);
       const explanation = result.explanation as { contributions: unknown[] } | undefined;
       explanation?.contributions.push({ source: 'risk', risk: risk.risk, signals: risk.signals });
     },
@@ -152,7 +156,9 @@ function ipSubject(
         ...identityOf(engine.labels, 'ip', String(result.ip)),
       };
     },
-    logged: () => loggedView(view, found.security),
+    logged() {
+      return loggedView(view, found.security);
+    },
     identities: deferredHashes(engine.labels, 'ip', String(result.ip)),
   };
 }

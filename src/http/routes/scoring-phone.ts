@@ -60,7 +60,9 @@ export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointD
         input,
         result,
         lists: [{ type: 'phone', value: digits }],
-        apply: (verdict) => writeVerdict(result, verdict, { listed: result, validity: { field: 'isValid', reasonField: 'reason' } }),
+        apply(verdict) {
+          writeVerdict(result, verdict, { listed: result, validity: { field: 'isValid', reasonField: 'reason' } });
+        },
         identities: deferredHashes(labels, 'phone', digits),
         event() {
           if (result.isValid === true && result.disposable !== true && result.blacklisted !== true) return null;

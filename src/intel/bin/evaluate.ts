@@ -104,7 +104,7 @@ function bankOfUncached(r: BinRecord): BinBank | null {
 }
 
 function countryOf(alpha2: string, countries: CountryLookup, lang: Lang): BinCountry | null {
-  const c = alpha2 === '' ? undefined : countries(alpha2);
+  const c = alpha2 === '' ? undefined : countries.get(alpha2);
   if (!c) return null;
   return {
     alpha2: c.code,
@@ -135,7 +135,7 @@ export function evaluateBin(sent: string, parsed: ParsedBin, data: BinEngineData
   const luhn = record?.luhn === false ? false : d.luhn;
   const country = record ? countryOf(record.country, data.countries, lang) : null;
   const reason = reasonOf(parsed, d.name, d.syntax, luhn);
-  const c = record && record.country !== '' ? data.countries(record.country) : undefined;
+  const c = record && record.country !== '' ? data.countries.get(record.country) : undefined;
   return {
     reason,
     isValid: reason === '',

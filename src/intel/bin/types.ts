@@ -86,4 +86,4 @@ export interface BinResult {
   custom_rules_applied: { total: number; rules: Array<{ id: string; title: string }> };
 }
 
-export type CountryLookup = (alpha2: string) => CountryFacts | undefined;
+export type CountryLookup = Pick<ReadonlyMap<string, CountryFacts>, 'get'>;

@@ -176,16 +176,15 @@ function cardNumber(obj: Obj, path: string): string | undefined {
 }
 
 function place(d: Obj, prefix: 'customer' | 'billing' | 'shipping'): PaymentPlace {
-  const p = (k: string): string => `data.${prefix}_${k}`;
   const out: PaymentPlace = {
-    country: country(d, `${prefix}_country`, p('country')),
-    region: str(d, `${prefix}_region`, p('region')),
-    city: str(d, `${prefix}_city`, p('city')),
-    zip: strOrNum(d, `${prefix}_zip`, p('zip')),
-    street: str(d, `${prefix}_street`, p('street')),
-    street2: str(d, `${prefix}_street2`, p('street2')),
-    latitude: num(d, `${prefix}_latitude`, p('latitude')),
-    longitude: num(d, `${prefix}_longitude`, p('longitude')),
+    country: country(d, `${prefix}_country`, `data.${prefix}_country`),
+    region: str(d, `${prefix}_region`, `data.${prefix}_region`),
+    city: str(d, `${prefix}_city`, `data.${prefix}_city`),
+    zip: strOrNum(d, `${prefix}_zip`, `data.${prefix}_zip`),
+    street: str(d, `${prefix}_street`, `data.${prefix}_street`),
+    street2: str(d, `${prefix}_street2`, `data.${prefix}_street2`),
+    latitude: num(d, `${prefix}_latitude`, `data.${prefix}_latitude`),
+    longitude: num(d, `${prefix}_longitude`, `data.${prefix}_longitude`),
   };
   return out;
 }

@@ -1,7 +1,7 @@
 import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
 import { HOT_BLOCK, HOT_BLOCK_VOIP } from './disposable.ts';
 import { numberType } from './number-type.ts';
-import type { ParsedPhone } from './parse.ts';
+import { lengthProblemOf, type ParsedPhone } from './parse.ts';
 import type { CarrierLookup, DisposableFacts, IdentityLabel, PhoneResult, PhoneType } from './types.ts';
 
 /** Types a person's number has; any other valid type is "not a mobile or fixed line". */
@@ -33,7 +33,7 @@ export interface PhoneEvaluation {
 
 /** Why a parsed number is not valid, in words ('' when it is valid). */
 function invalidReason(p: ParsedPhone, where: string): string {
-  switch (p.lengthProblem()) {
+  switch (lengthProblemOf(p)) {
     case 'TOO_SHORT': return `Too short for a number of ${where}.`;
     case 'TOO_LONG': return `Too long for a number of ${where}.`;
     case 'INVALID_LENGTH': return `No number of ${where} has this many digits.`;

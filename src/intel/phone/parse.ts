@@ -1,4 +1,5 @@
 import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString, validatePhoneNumberLength, type CountryCode, type PhoneNumber, type ValidatePhoneNumberLengthResult } from 'libphonenumber-js/max';
+import { lengthProblem } from './number-type.ts';
 
 /** Longest `phone` accepted (characters, after trimming); a longer value is not a phone number (118). */
 export const MAX_PHONE_CHARS = 64;
@@ -29,8 +30,14 @@ export interface ParsedPhone {
   international: boolean;
   /** Letters were read as keypad digits. */
   vanity: boolean;
-  /** libphonenumber's length verdict for the digits: TOO_SHORT, TOO_LONG, ... (undefined: a possible length); asked of invalid numbers only. */
-  lengthProblem(): ValidatePhoneNumberLengthResult | undefined;
+  /** The text libphonenumber read (00 turned into +, letters into digits) and the region it was read in. */
+  read: string;
+  region: CountryCode;
+}
+
+/** libphonenumber's length verdict for the digits: TOO_SHORT, TOO_LONG, ... (undefined: a possible length); asked of invalid numbers only. */
+export function lengthProblemOf(p: ParsedPhone): ValidatePhoneNumberLengthResult | undefined {
+  return lengthProblem(p.number, () => validatePhoneNumberLength(p.read, { defaultCountry: p.region }));
 }
 
 export type ParseOutcome = { ok: true; phone: ParsedPhone } | { ok: false; problem: string };
@@ -62,6 +69,5 @@ export function parsePhone(sent: string, region: CountryCode): ParseOutcome {
   const number = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
   if (number === undefined) return { ok: false, problem: 'it cannot be read as a phone number' };
   const foreign = number.countryCallingCode !== getCountryCallingCode(region);
-  const read = text;
-  return { ok: true, phone: { number, international: international || foreign, vanity, lengthProblem: () => validatePhoneNumberLength(read, { defaultCountry: region }) } };
+  return { ok: true, phone: { number, international: international || foreign, vanity, read: text, region } };
 }

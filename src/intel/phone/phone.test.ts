@@ -5,7 +5,7 @@ import { dayNumber, DisposableIndex, HOT_BLOCK } from './disposable.ts';
 import { evaluatePhone, FRAUD_LABEL_REASON } from './evaluate.ts';
 import { fakeDisposableFacts } from './fake.ts';
 import { numberType } from './number-type.ts';
-import { checkCountry, parsePhone } from './parse.ts';
+import { checkCountry, lengthProblemOf, parsePhone } from './parse.ts';
 import type { DisposableFacts } from './types.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
@@ -134,5 +134,31 @@ describe('numberType', () => {
       assert.equal(numberType(n), n.getType() ?? null, phone);
     }
     assert.ok(checked > 1000, String(checked));
+  });
+});
+
+describe('lengthProblem', () => {
+  it('agrees with libphonenumber-js validatePhoneNumberLength on the parsed text, for every region and form', async () => {
+    const { default: examples } = await import('libphonenumber-js/mobile/examples');
+    const { getCountries, getExampleNumber, validatePhoneNumberLength } = await import('libphonenumber-js/max');
+    const verdicts = new Map<string, number>();
+    for (const country of getCountries()) {
+      const example = getExampleNumber(country, examples);
+      if (!example) continue;
+      const nsn = example.nationalNumber;
+      // From far too short to far too long, written nationally, with + and with another region's default.
+      for (let cut = -4; cut <= 5; cut++) {
+        const digits = cut <= 0 ? nsn.slice(0, nsn.length + cut) : `${nsn}${'7'.repeat(cut)}`;
+        for (const [text, region] of [[digits, country], [`+${example.countryCallingCode} ${digits}`, country], [`+${example.countryCallingCode}${digits}`, 'US']] as const) {
+          const parsed = parsePhone(text, region);
+          if (!parsed.ok) continue;
+          const want = validatePhoneNumberLength(text, { defaultCountry: region });
+          assert.equal(lengthProblemOf(parsed.phone), want, `${country} ${text} in ${region}`);
+          verdicts.set(String(want), (verdicts.get(String(want)) ?? 0) + 1);
+        }
+      }
+    }
+    // Every verdict a parsed number can get was met, many times.
+    for (const v of ['undefined', 'TOO_SHORT', 'TOO_LONG', 'INVALID_LENGTH']) assert.ok((verdicts.get(v) ?? 0) > 50, `${v}: ${JSON.stringify([...verdicts])}`);
   });
 });

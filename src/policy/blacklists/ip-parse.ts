@@ -185,9 +185,12 @@ export function formatV6(words: readonly number[]): string {
     }
     k = end;
   }
-  const hex = (part: number[]): string => part.map((x) => x.toString(16)).join(':');
-  if (bestStart < 0) return hex(g);
-  return `${hex(g.slice(0, bestStart))}::${hex(g.slice(bestStart + bestLen))}`;
+  if (bestStart < 0) return hexGroups(g);
+  return `${hexGroups(g.slice(0, bestStart))}::${hexGroups(g.slice(bestStart + bestLen))}`;
+}
+
+function hexGroups(part: number[]): string {
+  return part.map((x) => x.toString(16)).join(':');
 }
 
 /** Canonical text: plain address for a single host (/32, /128), else `network/prefix`. */
