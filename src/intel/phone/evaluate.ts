@@ -1,7 +1,7 @@
-import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { HOT_BLOCK, HOT_BLOCK_VOIP } from './disposable.ts';
 import { numberType } from './number-type.ts';
-import { lengthProblemOf, type ParsedPhone } from './parse.ts';
+import { callingCodeOf, lengthProblemOf, type ParsedPhone } from './parse.ts';
 import type { CarrierLookup, DisposableFacts, IdentityLabel, PhoneResult, PhoneType } from './types.ts';
 
 /** Types a person's number has; any other valid type is "not a mobile or fixed line". */
@@ -59,7 +59,7 @@ export function evaluatePhone(countryCode: string, parsed: ParsedPhone, region: 
   const type = numberType(n);
   const valid = type !== null;
   // An invalid number has no region of its own: name the one it was read in when the calling code is that region's.
-  const numberRegion = n.country ?? (n.countryCallingCode === getCountryCallingCode(region) ? region : '');
+  const numberRegion = n.country ?? (n.countryCallingCode === callingCodeOf(region) ? region : '');
   const where = numberRegion === '' ? `+${n.countryCallingCode}` : numberRegion;
   let reason = valid ? '' : invalidReason(parsed, where);
   if (type !== null && !PERSONAL.has(type)) reason = `${TYPE_NAMES[type]} number: not a mobile or fixed line.`;
