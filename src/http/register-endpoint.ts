@@ -147,21 +147,24 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       }
       // Answers are written together after this turn's reads (write-turn.ts); server time includes the wait.
       await writeTurn();
-      const seconds = (performance.now() - timing.startedAt) / 1000;
-      deps.metrics.observe(def.operation, code, seconds);
-      if (deps.logger.isLevelEnabled('debug')) {
-        deps.logger.debug({ operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: scrubUrl(req.url), ip: ctx.ip }, 'request');
+      try {
+        const seconds = (performance.now() - timing.startedAt) / 1000;
+        deps.metrics.observe(def.operation, code, seconds);
+        if (deps.logger.isLevelEnabled('debug')) {
+          deps.logger.debug({ operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: scrubUrl(req.url), ip: ctx.ip }, 'request');
+        }
+        const t0 = performance.now();
+        const out = renderEnvelope(body, { format: ctx.options.format, callback: ctx.options.callback, keyed: def.keyed ?? false });
+        // A request that fails before the first stage has no stages: no empty list element then.
+        const stages = timing.header();
+        reply.header('server-timing', `${stages ? `${stages}, ` : ''}format;dur=${(performance.now() - t0).toFixed(3)}`);
+        return writeRendered(reply, out);
+      } finally {
+        // Right after the answer went to the socket, in the same turn: no other request is read before
+        // these have run, so the same client's next call finds what they stored. Also when writing the
+        // answer failed: the events stand on their own.
+        for (const task of afterAnswer) task();
       }
-      const t0 = performance.now();
-      const out = renderEnvelope(body, { format: ctx.options.format, callback: ctx.options.callback, keyed: def.keyed ?? false });
-      // A request that fails before the first stage has no stages: no empty list element then.
-      const stages = timing.header();
-      reply.header('server-timing', `${stages ? `${stages}, ` : ''}format;dur=${(performance.now() - t0).toFixed(3)}`);
-      const sent = writeRendered(reply, out);
-      // Right after the answer went to the socket, in the same turn: no other request is read before
-      // these have run, so the same client's next call finds what they stored.
-      for (const task of afterAnswer) task();
-      return sent;
     },
   });
 }
