@@ -12,7 +12,7 @@ import { parseEmail } from '../intel/email/syntax.ts';
 import { parseIpInput } from '../intel/ip/address.ts';
 import { lookupIp } from '../intel/ip/lookup.ts';
 import { ipRisk } from '../intel/ip/risk.ts';
-import { NO_CONTACTS, type IpSources } from '../intel/ip/types.ts';
+import { noContacts, type IpSources } from '../intel/ip/types.ts';
 import type { BinSignal, EmailSignal, IpSignal, PaymentInput, PhoneSignal } from '../intel/payment/types.ts';
 import { evaluatePhone } from '../intel/phone/evaluate.ts';
 import { checkCountry, parsePhone } from '../intel/phone/parse.ts';
@@ -37,11 +37,6 @@ export interface LabelFlags {
 // Payment scoring never waits on the network: the email check uses the domain lists but no DNS
 // (UNKNOWN_FACTS: mail records unknown, as when a resolver fails), and AS contacts are not looked up.
 const NO_MODULES: ReadonlySet<string> = new Set();
-
-/** Payment scoring never waits for registry contacts. */
-function noContacts(): typeof NO_CONTACTS {
-  return NO_CONTACTS;
-}
 
 /** A coordinate of the IP result (a string) as a number; null when absent. */
 function coordinate(v: unknown): number | null {

@@ -7,7 +7,7 @@ import { ipRisk, SUSPICIOUS_IP_RISK, type IpRisk } from '../../intel/ip/risk.ts'
 import { FRAUD_LABEL_IP_RISK } from '../../learning/engine-signals.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
 import { deferredHashes, identityOf } from './learning-seam.ts';
-import { GEOIP_MODULES, IP_MODULES, NO_CONTACTS, type IpSources } from '../../intel/ip/types.ts';
+import { GEOIP_MODULES, IP_MODULES, noContacts, type IpSources } from '../../intel/ip/types.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
 import type { RequestContext } from '../context.ts';
@@ -77,7 +77,7 @@ function answerOne(engine: IpEngine, ctx: RequestContext, addr: IpAddress, withD
     now: ctx.testMode ? TEST_MODE_INSTANT : ctx.now,
     flagBaseUrl: ctx.baseUrl,
     device: withDevice ? { block: parseDevice(ua), isBot: isBotUserAgent(ua) } : undefined,
-    ...(ctx.testMode && { contacts: () => NO_CONTACTS }),
+    ...(ctx.testMode && { contacts: noContacts }),
   };
   const found = lookupIp(addr, ctx.testMode ? engine.test : engine.live, engine.countries, opts);
   if (ctx.options.explain) found.result.explanation = { contributions: explainLookup(found) };
@@ -293,7 +293,7 @@ export function threatsEndpoint(engine: IpEngine, datasets: () => readonly Datas
   const answer = (ctx: RequestContext) => {
     const addr = requiredIp(ctx);
     const found = lookupIp(addr, ctx.testMode ? engine.test : engine.live, engine.countries, {
-      lang: ctx.options.lang, modules: new Set(), now: ctx.now, flagBaseUrl: ctx.baseUrl, contacts: () => NO_CONTACTS,
+      lang: ctx.options.lang, modules: new Set(), now: ctx.now, flagBaseUrl: ctx.baseUrl, contacts: noContacts,
     });
     const s = found.security;
     const result: Record<string, unknown> = {

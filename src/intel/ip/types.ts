@@ -30,7 +30,13 @@ export type { AsnType } from '../../data/ip-threat-data.ts';
 import type { AsnType } from '../../data/ip-threat-data.ts';
 import type { AsnContacts } from '../../net/rdap-asn.ts';
 export type { AsnContacts };
-export { NO_CONTACTS } from '../../net/rdap-asn.ts';
+import { NO_CONTACTS } from '../../net/rdap-asn.ts';
+export { NO_CONTACTS };
+
+/** The `contacts` of a lookup that never waits for a registry (threat flags, test mode, payment scoring). */
+export function noContacts(): AsnContacts {
+  return NO_CONTACTS;
+}
 
 export interface AsnFacts {
   asn: number;
