@@ -90,7 +90,7 @@ try {
     `lookup/bin server p50 ${quantile(server, 0.5).toFixed(3)} ms  p90 ${quantile(server, 0.9).toFixed(3)} ms  p99 ${quantile(server, 0.99).toFixed(3)} ms (goal p50 < 0.2 ms)` +
       `; engine alone p50 ${quantile(engine, 0.5).toFixed(3)} ms  p99 ${quantile(engine, 0.99).toFixed(3)} ms`,
     `           stage p50: ${Object.entries(byStage).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${quantile(v, 0.5).toFixed(3)}`).join(', ')} ms; ` +
-      `${withBank} answers with an issuer, ${invalid} invalid (their invalid_bin event is stored in the policy stage)`,
+      `${withBank} answers with an issuer, ${invalid} invalid (their invalid_bin event is stored right after the answer is written)`,
   ].join('\n') + '\n');
 } finally {
   child?.kill('SIGTERM');

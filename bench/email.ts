@@ -78,7 +78,7 @@ try {
     `scoring/email server p50 ${quantile(server, 0.5).toFixed(3)} ms  p90 ${quantile(server, 0.9).toFixed(3)} ms  p99 ${quantile(server, 0.99).toFixed(3)} ms` +
       `; engine alone p50 ${quantile(engine, 0.5).toFixed(3)} ms  p99 ${quantile(engine, 0.99).toFixed(3)} ms`,
     `              stage p50: ${Object.entries(byStage).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${quantile(v, 0.5).toFixed(3)}`).join(', ')} ms; ` +
-      `${risky} of ${server.length} scored 2 or more (their spam_email event is stored in the policy stage)`,
+      `${risky} of ${server.length} scored 2 or more (their spam_email event is stored right after the answer is written)`,
   ].join('\n') + '\n');
   child.kill('SIGTERM');
 

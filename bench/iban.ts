@@ -4,7 +4,7 @@
  * request at a time. The IBAN registry and the BIC directory are imported first when ../shared/data
  * is there (country facts and Gulf banks as in production). IBANs are all different: accounts of 16
  * countries (the Gulf ones included) with fresh account numbers, and one in ten with wrong check
- * digits (its invalid_iban event is stored in the policy stage). Also prints the engine alone.
+ * digits (its invalid_iban event is stored right after the answer is written). Also prints the engine alone.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';

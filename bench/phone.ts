@@ -87,7 +87,7 @@ try {
     `scoring/phone server p50 ${quantile(server, 0.5).toFixed(3)} ms  p90 ${quantile(server, 0.9).toFixed(3)} ms  p99 ${quantile(server, 0.99).toFixed(3)} ms (goal p50 < 0.2 ms)` +
       `; engine alone p50 ${quantile(engine, 0.5).toFixed(3)} ms  p99 ${quantile(engine, 0.99).toFixed(3)} ms`,
     `              stage p50: ${Object.entries(byStage).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${quantile(v, 0.5).toFixed(3)}`).join(', ')} ms; ` +
-      `${invalid} of ${server.length} invalid (their spam_phone event is stored in the policy stage), ${disposable} disposable`,
+      `${invalid} of ${server.length} invalid (their spam_phone event is stored right after the answer is written), ${disposable} disposable`,
   ].join('\n') + '\n');
 } finally {
   child?.kill('SIGTERM');

@@ -70,7 +70,7 @@ try {
       `${name.padEnd(13)} server p50 ${quantile(server, 0.5).toFixed(3)} ms  p90 ${quantile(server, 0.9).toFixed(3)} ms  p99 ${quantile(server, 0.99).toFixed(3)} ms` +
         `  (goal p50 ${goal}); engine alone p50 ${quantile(engine, 0.5).toFixed(3)} ms`,
       `${''.padEnd(13)} stage p50: ${Object.entries(byStage).filter(([k]) => k !== 'total').map(([k, v]) => `${k} ${quantile(v, 0.5).toFixed(3)}`).join(', ')} ms; ` +
-        `${flagged} of ${server.length} texts flagged (their event is stored in the policy stage)`,
+        `${flagged} of ${server.length} texts flagged (their event is stored right after the answer is written)`,
     );
   }
   process.stdout.write(lines.join('\n') + '\n');
