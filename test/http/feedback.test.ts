@@ -272,7 +272,7 @@ describe('POST /feedback/bulk', () => {
   });
 
   it('a bulk call counts once toward the flood limit and never toward the quota', async () => {
-    await t.accounts.upsertPlan({ id: 'fbflood', methods: ['*'], modules: [], monthlyQuota: 1, flood: { limit: 2, windowSeconds: 60 } });
+    await t.accounts.upsertPlan({ id: 'fbflood', methods: ['*'], modules: [], monthlyQuota: 1, flood: { limit: 2, windowSeconds: 86400 } });
     const acct = await t.accounts.createAccount({ plan: 'fbflood' });
     const key = (await t.accounts.createKey(acct.id, 'live')).key;
     const items = Array.from({ length: 50 }, (_, i) => ({ transaction_id: `fl-${i}`, outcome: 'approved' }));

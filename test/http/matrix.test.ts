@@ -174,7 +174,7 @@ for (const def of ENDPOINTS) {
     });
 
     it('106 past the flood limit, counting test calls too', async () => {
-      await t.accounts.upsertPlan({ id: `flood-${def.operation}`, methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 3, windowSeconds: 60 } });
+      await t.accounts.upsertPlan({ id: `flood-${def.operation}`, methods: ['*'], modules: [], monthlyQuota: null, flood: { limit: 3, windowSeconds: 86400 } });
       const acct = await t.accounts.createAccount({ plan: `flood-${def.operation}` });
       const live = (await t.accounts.createKey(acct.id, 'live')).key;
       const test = (await t.accounts.createKey(acct.id, 'test')).key;

@@ -55,7 +55,7 @@ before(async () => {
   policyAccount = `scalep-${suffix}`;
   await instances[0]?.app.accounts.applySeed(parseSeed(JSON.stringify({
     plans: [
-      { id: `shared-${suffix}`, methods: ['*'], modules: [], monthlyQuota: 5, flood: { limit: 4, windowSeconds: 60 } },
+      { id: `shared-${suffix}`, methods: ['*'], modules: [], monthlyQuota: 5, flood: { limit: 4, windowSeconds: 86400 } },
       { id: `quota-${suffix}`, methods: ['*'], modules: [], monthlyQuota: 3, flood: { limit: 1000, windowSeconds: 1 } },
     ],
     accounts: [

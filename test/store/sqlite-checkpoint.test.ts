@@ -59,12 +59,14 @@ describe('SQLite background checkpoints', () => {
     assert.ok(walFrames(path) > 1000, 'more than the default 1,000 pages were left to the worker');
     await logRow(store, 'next');
     assert.ok(walFrames(path) < 10, `the next commit restarted the WAL: ${walFrames(path)} frames`);
-    await writeMegabytes(store, 'b');
+    // A smaller batch (about a third of the frames the WAL already spans), so whatever passes the worker
+    // manages meanwhile, every stretch of frames since a restart fits in the file as it is.
+    for (let i = 0; i < 50; i++) await logRow(store, `b-${i}`);
     await until('the worker to copy the WAL again', () => pendingFrames(path) === 0);
-    // SQLite reuses the file from its start without truncating it: the second batch did not double it.
-    assert.ok(statSync(`${path}-wal`).size < walBytes + 1_000_000, `WAL ${statSync(`${path}-wal`).size} bytes, was ${walBytes}`);
+    // SQLite reuses the file from its start without truncating it: the second batch did not make it grow.
+    assert.equal(statSync(`${path}-wal`).size, walBytes, 'the WAL file was written over from its start');
     const reader = new Database(path, { readonly: true });
-    assert.equal(reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM request_log').get()?.n, 2001);
+    assert.equal(reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM request_log').get()?.n, 1051);
     reader.close();
     await store.close();
     await store.close();
