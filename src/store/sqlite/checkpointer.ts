@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { sqliteWorker } from './worker-connection.ts';
+import { sqliteWorker } from './worker-host.ts';
 
 /**
  * WAL checkpoints on a thread of their own. SQLite's automatic checkpoint runs inside the commit that

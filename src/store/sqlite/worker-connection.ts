@@ -1,7 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { settle } from './values.ts';
+import { type HostedRequest, WorkerHost } from './worker-host.ts';
 
 /** Bound parameters of a statement: positional (an array) or named (an object). */
 export type Params = readonly unknown[] | Readonly<Record<string, unknown>>;
@@ -17,17 +16,6 @@ export interface StatementRunner {
 }
 
 const bind = (params: Params): unknown[] => (Array.isArray(params) ? (params as unknown[]) : [params]);
-
-const SQLITE_MODULE = createRequire(import.meta.url).resolve('better-sqlite3');
-
-/**
- * A worker thread running `source`, plain CommonJS (workers do not inherit the TypeScript loader the server
- * runs under), with `workerData.sqlite` set to better-sqlite3's resolved path. It takes none of the parent's
- * flags: `--input-type=module` would make the source ESM, where `require` does not exist.
- */
-export function sqliteWorker(source: string, workerData: Readonly<Record<string, unknown>>): Worker {
-  return new Worker(source, { eval: true, execArgv: [], workerData: { ...workerData, sqlite: SQLITE_MODULE } });
-}
 
 /** The same calls on a connection of this thread (an in-memory database, which no other thread can open). */
 export class LocalStatements implements StatementRunner {
@@ -70,9 +58,8 @@ export class LocalStatements implements StatementRunner {
   }
 }
 
-interface Request {
-  id: number;
-  op: 'run' | 'all' | 'each' | 'close';
+interface Request extends HostedRequest {
+  op: 'run' | 'all' | 'each';
   name?: string;
   params?: Params | readonly Params[];
 }
@@ -132,78 +119,35 @@ export interface WorkerConnectionOptions {
  * and, the file being its own, never wait for (nor make wait) the serving connection's write lock. If the
  * worker dies, the calls in flight reject and the next call starts a new one.
  */
-export class WorkerConnection implements StatementRunner {
-  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
-  #worker: Worker | undefined;
-  #nextId = 1;
-  #closed = false;
-
-  constructor(
-    private readonly path: string,
-    private readonly options: WorkerConnectionOptions,
-  ) {}
+export class WorkerConnection extends WorkerHost<{ resolve: (value: unknown) => void; reject: (err: Error) => void }, Reply> implements StatementRunner {
+  constructor(path: string, options: WorkerConnectionOptions) {
+    const { schema, statements, busyTimeoutMs } = options;
+    super(WORKER_SOURCE, { path, schema, statements, busyTimeoutMs }, `SQLite worker of ${path}`);
+  }
 
   run(name: string, params: Params): Promise<number> {
-    return this.#send({ op: 'run', name, params }) as Promise<number>;
+    return this.#call({ id: 0, op: 'run', name, params }) as Promise<number>;
   }
 
   all<R>(name: string, params: Params): Promise<R[]> {
-    return this.#send({ op: 'all', name, params }) as Promise<R[]>;
+    return this.#call({ id: 0, op: 'all', name, params }) as Promise<R[]>;
   }
 
   async runEach(name: string, rows: readonly Params[]): Promise<void> {
-    if (rows.length > 0) await this.#send({ op: 'each', name, params: rows });
+    if (rows.length > 0) await this.#call({ id: 0, op: 'each', name, params: rows });
   }
 
-  /** Waits for the calls sent before, then closes the worker's connection. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    const worker = this.#worker;
-    if (!worker) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ id: this.#nextId++, op: 'close' } satisfies Request);
-    const timeout = setTimeout(() => void worker.terminate(), 5000);
-    await exited;
-    clearTimeout(timeout);
+  protected answer(waiting: { resolve: (value: unknown) => void; reject: (err: Error) => void }, reply: Reply): void {
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
   }
 
-  /** Ends the worker as a crash would (tests). */
-  async kill(): Promise<void> {
-    await this.#worker?.terminate();
+  protected fail(waiting: { reject: (err: Error) => void }, err: Error): void {
+    waiting.reject(err);
   }
 
-  #send(request: Omit<Request, 'id'>): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new Error('the connection is closed'));
-    const worker = (this.#worker ??= this.#start());
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      // A call in flight keeps the process alive (a CLI command awaiting it); an idle worker does not.
-      if (this.#pending.size === 0) worker.ref();
-      this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id } satisfies Request);
-    });
-  }
-
-  #start(): Worker {
-    const { schema, statements, busyTimeoutMs } = this.options;
-    const worker = sqliteWorker(WORKER_SOURCE, { path: this.path, schema, statements, busyTimeoutMs });
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      const waiting = this.#pending.get(reply.id);
-      if (!waiting) return;
-      this.#pending.delete(reply.id);
-      if (this.#pending.size === 0) worker.unref();
-      if (reply.ok) waiting.resolve(reply.value);
-      else waiting.reject(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
-    });
-    const fail = (err: Error) => {
-      if (this.#worker === worker) this.#worker = undefined;
-      for (const { reject } of this.#pending.values()) reject(err);
-      this.#pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the SQLite worker of ${this.path} exited with code ${code}`)));
-    return worker;
+  #call(request: Request): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the connection is closed'));
+    return new Promise((resolve, reject) => this.send(request, { resolve, reject }));
   }
 }
