@@ -93,6 +93,8 @@ function groupEvidence(scores: readonly IdentityScore[], ids: TransactionIdentit
   return identitiesEvidence(scores, ids.evidence.filter((e) => e.group === group));
 }
 
+function ignore(): void {}
+
 /** The ISO time `ms` before `now`. */
 function isoBefore(now: Date, ms: number): string {
   return new Date(now.getTime() - ms).toISOString();
@@ -189,20 +191,25 @@ export class PaymentService {
     const { store } = this.deps;
     const ids = this.identities(input, call.userId);
 
-    const [scores, velocity, fraud30d, amounts] = await Promise.all([
-      this.deps.labels.scores(call.accountId, ids.evidence, call.now),
+    // The history reads go out first: on a file store they run on another thread (sqlite/read-worker.ts)
+    // while this one reads the labels and runs the other engines.
+    const history = Promise.all([
       this.velocity(call.accountId, ids, call.now),
       ids.hashes.customer === null && ids.hashes.email === null
         ? Promise.resolve(0)
         : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, isoBefore(call.now, 30 * DAY)),
       this.amounts(call, input, ids),
     ]);
-    const labels = { customer: groupEvidence(scores, ids, 'customer'), shared: groupEvidence(scores, ids, 'shared'), customerFraud30d: fraud30d };
+    // Awaited below; if the label read fails first, this failure must not go unhandled meanwhile.
+    history.catch(ignore);
+    const scores = await this.deps.labels.scores(call.accountId, ids.evidence, call.now);
     const engines = engineSignals(this.deps.engines, input, call.now, {
       ipFraud: typeEvidence(scores, ids, 'ip') >= FRAUD_LABEL_THRESHOLD,
       emailFraud: typeEvidence(scores, ids, 'email') >= FRAUD_LABEL_THRESHOLD,
       phoneFraud: typeEvidence(scores, ids, 'phone') >= FRAUD_LABEL_THRESHOLD,
     });
+    const [velocity, fraud30d, amounts] = await history;
+    const labels = { customer: groupEvidence(scores, ids, 'customer'), shared: groupEvidence(scores, ids, 'shared'), customerFraud30d: fraud30d };
     const signals: PaymentSignals = {
       now: call.now,
       ...engines,

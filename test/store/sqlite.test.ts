@@ -46,9 +46,13 @@ for (const [label, path] of [['file', join(root, 'policy', 'vigil.db')], [':memo
   });
 }
 
-for (const [label, path] of [['file', join(root, 'learning', 'vigil.db')], [':memory:', ':memory:']] as const) {
+for (const [label, path, historyReads] of [
+  ['file', join(root, 'learning', 'vigil.db'), 'load'],
+  ['file, history read on the worker', join(root, 'learning-worker', 'vigil.db'), 'worker'],
+  [':memory:', ':memory:', 'load'],
+] as const) {
   runLearningContract(`sqlite (${label})`, async () => {
-    const store = new SqliteStore({ path });
+    const store = new SqliteStore({ path, historyReads });
     await store.migrate();
     return store;
   });

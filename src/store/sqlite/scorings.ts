@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { AMOUNT_HISTORY_ROWS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
-  type CheckedVelocity,
+  type VelocityGroup,
   type ScoringRow,
   type ScoringValues,
   IDENTITY_COLUMN_LIST,
@@ -20,6 +20,7 @@ import {
   velocityGroupSelect,
   velocityQueries,
 } from '../learning-rows.ts';
+import type { ReadQuery, SnapshotReader } from './read-worker.ts';
 import { isoTimestamp, settle } from './values.ts';
 
 export const SCORING_COLUMNS =
@@ -53,6 +54,16 @@ function prepare(db: Database) {
 
 type Statements = ReturnType<typeof prepare>;
 
+/** The read of one identity's windows (`this` is the account id: a module function, no closure per scoring). */
+function velocityRead(this: string, group: VelocityGroup): ReadQuery {
+  const sql = `SELECT ${velocityGroupSelect(group)} FROM payment_scorings WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?`;
+  return { sql, params: [...group.members.map(sinceOf), this, group.hash, group.since] };
+}
+
+function sinceOf(member: VelocityGroup['members'][number]): string {
+  return member.query.since;
+}
+
 /**
  * Scored payments on SQLite. Statements whose column depends on the question (velocity, identity lookups,
  * amount statistics) are built from the closed column maps of learning-rows.ts and cached per shape.
@@ -60,24 +71,15 @@ type Statements = ReturnType<typeof prepare>;
 export class SqliteScorings implements ScoringsPort {
   #statements: Statements | undefined;
   readonly #cache = new Map<string, Statement<unknown[], unknown>>();
-  readonly #velocity: (accountId: string, queries: CheckedVelocity[]) => number[];
 
-  constructor(private readonly db: Database) {
-    // One read transaction: every answer comes from the same snapshot.
-    this.#velocity = db.transaction((accountId: string, queries: CheckedVelocity[]): number[] => {
-      // One statement per identity: its 1-hour, 1-day, 7-day and 30-day windows in one index range scan.
-      const out = new Array<number>(queries.length).fill(0);
-      for (const group of velocityGroups(queries)) {
-        const sql = `SELECT ${velocityGroupSelect(group)} FROM payment_scorings WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?`;
-        const row = this.cached<Record<string, number>>(sql).get(...group.members.map((m) => m.query.since), accountId, group.hash, group.since);
-        if (row === undefined) throw new Error('velocity query returned no row');
-        group.members.forEach((m, k) => {
-          out[m.index] = Number(row[`n${k}`] ?? 0);
-        });
-      }
-      return out;
-    });
-  }
+  /**
+   * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): a worker
+   * thread's connection for a file store (read-worker.ts), this connection for an in-memory one.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly reader: SnapshotReader,
+  ) {}
 
   private get statements(): Statements {
     this.#statements ??= prepare(this.db);
@@ -94,12 +96,6 @@ export class SqliteScorings implements ScoringsPort {
     return statement as Statement<unknown[], R>;
   }
 
-  private count(sql: string, ...params: unknown[]): number {
-    const row = this.cached<{ n: number }>(sql).get(...params);
-    if (row === undefined) throw new Error('count query returned no row');
-    return row.n;
-  }
-
   insert(scoring: NewScoring): Promise<StoredScoring> {
     return settle(() => {
       const values = scoringValues(scoring);
@@ -113,46 +109,56 @@ export class SqliteScorings implements ScoringsPort {
     return settle(() => this.statements.byTransaction.all(accountId, transactionId).map(toScoring));
   }
 
-  velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]> {
-    return settle(() => {
-      const checked = velocityQueries(queries);
-      return checked.length === 0 ? [] : this.#velocity(accountId, checked);
+  async velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]> {
+    const checked = velocityQueries(queries);
+    if (checked.length === 0) return [];
+    // One statement per identity: its 1-hour, 1-day, 7-day and 30-day windows in one index range scan,
+    // all of them from one snapshot.
+    const groups = velocityGroups(checked);
+    const rows = await this.reader.firstRows<Record<string, number>>(groups.map(velocityRead, accountId));
+    const out = new Array<number>(checked.length).fill(0);
+    groups.forEach((group, g) => {
+      const row = rows[g];
+      if (row === undefined) throw new Error('velocity query returned no row');
+      group.members.forEach((m, k) => {
+        out[m.index] = Number(row[`n${k}`] ?? 0);
+      });
     });
+    return out;
   }
 
-  countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number> {
-    return settle(() => {
-      const column = identityColumn(by);
-      const sql = `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = ? AND ${column} = ? AND scored_at >= ? AND outcome_fraud = 1`;
-      return this.count(sql, accountId, hash, isoTimestamp(since));
-    });
+  async countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number> {
+    const column = identityColumn(by);
+    const sql = `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = ? AND ${column} = ? AND scored_at >= ? AND outcome_fraud = 1`;
+    const [row] = await this.reader.firstRows<{ n: number }>([{ sql, params: [accountId, hash, isoTimestamp(since)] }]);
+    if (row === undefined) throw new Error('count query returned no row');
+    return row.n;
   }
 
-  amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
-    return settle(() => {
-      const params: unknown[] = [accountId];
-      const where = ['account_id = ?', 'amount IS NOT NULL'];
-      // One customer's history is a few rows of the customer index; the unary + keeps SQLite from
-      // choosing the (account, currency) index instead, which would scan the whole account.
-      const currencyColumn = customer === undefined ? 'currency' : '+currency';
-      if (currency === null) where.push(`${currencyColumn} IS NULL`);
-      else {
-        where.push(`${currencyColumn} = ?`);
-        params.push(currency);
-      }
-      where.push('scored_at >= ?');
-      params.push(isoTimestamp(since));
-      if (customer !== undefined) {
-        where.push('customer_hash = ?');
-        params.push(customer);
-      }
-      params.push(historyRows(limit));
-      // The newest rows first along the (account, currency or customer, scored_at) index, at most `limit` of them.
-      const sql = `
-        SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
-        FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')} ORDER BY scored_at DESC LIMIT ?)`;
-      return toAmountStats(this.cached<AmountAggregateRow>(sql).get(...params));
-    });
+  async amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
+    const params: unknown[] = [accountId];
+    const where = ['account_id = ?', 'amount IS NOT NULL'];
+    // One customer's history is a few rows of the customer index; the unary + keeps SQLite from
+    // choosing the (account, currency) index instead, which would scan the whole account.
+    const currencyColumn = customer === undefined ? 'currency' : '+currency';
+    if (currency === null) where.push(`${currencyColumn} IS NULL`);
+    else {
+      where.push(`${currencyColumn} = ?`);
+      params.push(currency);
+    }
+    where.push('scored_at >= ?');
+    params.push(isoTimestamp(since));
+    if (customer !== undefined) {
+      where.push('customer_hash = ?');
+      params.push(customer);
+    }
+    params.push(historyRows(limit));
+    // The newest rows first along the (account, currency or customer, scored_at) index, at most `limit` of them.
+    const sql = `
+      SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
+      FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')} ORDER BY scored_at DESC LIMIT ?)`;
+    const [row] = await this.reader.firstRows<AmountAggregateRow>([{ sql, params }]);
+    return toAmountStats(row);
   }
 
   setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number> {

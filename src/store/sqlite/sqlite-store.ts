@@ -11,6 +11,7 @@ import { SqliteLearningWriter } from './learning-writer.ts';
 import { SqlitePolicy } from './policy.ts';
 import { WalCheckpointer } from './checkpointer.ts';
 import { applyMigrations } from './migrate.ts';
+import { LocalReader, type SnapshotReader, LoadReader, WorkerReader } from './read-worker.ts';
 import { SqliteRequestLog } from './request-log.ts';
 import { SqliteScorings } from './scorings.ts';
 import { SqliteUsage } from './usage.ts';
@@ -38,6 +39,11 @@ export interface SqliteStoreOptions {
   inlineCheckpointPages?: number;
   /** Told when the checkpoint worker failed and commits checkpoint again. */
   onCheckpointFailure?: (err: Error) => void;
+  /**
+   * Where a file store reads a payment scoring's history: on the worker thread while the event loop is
+   * saturated (`load`, the default, read-worker.ts), or always there (`worker`: tests of that path).
+   */
+  historyReads?: 'load' | 'worker';
 }
 
 /** Store on one local SQLite file (better-sqlite3): synchronous calls behind the async ports. */
@@ -59,6 +65,8 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   /** The decision log's file and its worker-thread connection (file stores only). */
   readonly #decisionFile: { path: string; connection: WorkerConnection } | undefined;
+  /** Where the reads of a scoring's history run. */
+  readonly #reader: SnapshotReader;
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -95,7 +103,13 @@ export class SqliteStore implements Store {
       this.#decisionFile = { path, connection };
       this.decisions = new SqliteDecisionLog(connection);
     }
-    this.scorings = new SqliteScorings(this.#db);
+    // A payment scoring's history reads run on a worker thread's connection (read-worker.ts).
+    if (options.path === ':memory:') this.#reader = new LocalReader(this.#db);
+    else {
+      const worker = new WorkerReader(options.path, busyTimeoutMs);
+      this.#reader = options.historyReads === 'worker' ? worker : new LoadReader(new LocalReader(this.#db), worker);
+    }
+    this.scorings = new SqliteScorings(this.#db, this.#reader);
     this.outcomes = new SqliteOutcomes(this.#db);
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
@@ -119,6 +133,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     await this.checkpointer?.close();
     await this.#decisionFile?.connection.close();
+    await this.#reader.close();
     return settle(() => {
       if (this.#db.open) this.#db.close();
     });

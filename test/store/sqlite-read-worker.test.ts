@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { LocalReader, type ReadQuery, type SnapshotReader, LoadReader, WorkerReader } from '../../src/store/sqlite/read-worker.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'vigil-read-worker-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+let files = 0;
+/** A WAL database file with one table, written through a connection of this thread (as the store's is). */
+function database(): { path: string; db: Database.Database } {
+  const path = join(root, `db-${files++}.db`);
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+  return { path, db };
+}
+
+const COUNT = { sql: 'SELECT count(*) AS n, max(id) AS last FROM t', params: [] };
+
+/** Runs `test` with a worker reader on a new database holding `rows`; both are closed after. */
+async function withWorker(rows: readonly string[], test: (reader: WorkerReader, db: Database.Database) => Promise<void>): Promise<void> {
+  const { path, db } = database();
+  const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+  for (const v of rows) insert.run(v);
+  const reader = new WorkerReader(path, 1000);
+  try {
+    await test(reader, db);
+  } finally {
+    await reader.close();
+    db.close();
+  }
+}
+
+describe('SQLite reads on a worker thread', () => {
+  it('a read sent after a commit sees it, every time', () =>
+    withWorker([], async (reader, db) => {
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      for (let i = 1; i <= 300; i++) {
+        insert.run(`row ${i}`);
+        const [row] = await reader.firstRows<{ n: number; last: number }>([COUNT]);
+        assert.deepEqual(row, { n: i, last: i });
+      }
+    }));
+
+  it('answers each query of a call with its first row, undefined when there is none, parameters bound', async () => {
+    const { path, db } = database();
+    db.prepare('INSERT INTO t (v) VALUES (?), (?)').run('a', "b'); DROP TABLE t; --");
+    for (const reader of [new WorkerReader(path, 1000), new LocalReader(db)]) {
+      const rows = await reader.firstRows([
+        { sql: 'SELECT v FROM t WHERE v = ?', params: ["b'); DROP TABLE t; --"] },
+        { sql: 'SELECT v FROM t WHERE v = ?', params: ['nothing'] },
+        { sql: 'SELECT id FROM t ORDER BY id DESC', params: [] },
+      ]);
+      assert.deepEqual(rows, [{ v: "b'); DROP TABLE t; --" }, undefined, { id: 2 }]);
+      await reader.close();
+    }
+    db.close();
+  });
+
+  it('never writes: the connection is query-only', () =>
+    withWorker([], async (reader, db) => {
+      await assert.rejects(reader.firstRows([{ sql: "INSERT INTO t (v) VALUES ('x') RETURNING id", params: [] }]), /readonly/i);
+      await assert.rejects(reader.firstRows([{ sql: 'DELETE FROM t RETURNING id', params: [] }]), /readonly/i);
+      assert.equal(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM t').get()?.n, 0);
+      // The worker is still there for the next read.
+      assert.deepEqual(await reader.firstRows([COUNT]), [{ n: 0, last: null }]);
+    }));
+
+  it('a bad query rejects with SQLite\'s message and code; the reads after it go on', () =>
+    withWorker([], async (reader) => {
+      await assert.rejects(reader.firstRows([{ sql: 'SELECT nope FROM t', params: [] }]), (err: Error & { code?: string }) => /no such column/.test(err.message) && err.code === 'SQLITE_ERROR');
+      await assert.rejects(reader.firstRows([COUNT, { sql: 'SELECT ? AS a', params: [] }]), /parameter/i);
+      assert.deepEqual(await reader.firstRows([COUNT]), [{ n: 0, last: null }]);
+    }));
+
+  it('calls made together travel together but fail alone', () =>
+    withWorker(['a'], async (reader) => {
+      const [good, bad, other] = await Promise.allSettled([
+        reader.firstRows([COUNT]),
+        reader.firstRows([COUNT, { sql: 'SELECT nope FROM t', params: [] }]),
+        reader.firstRows([{ sql: 'SELECT v FROM t', params: [] }]),
+      ]);
+      assert.deepEqual(good, { status: 'fulfilled', value: [{ n: 1, last: 1 }] });
+      assert.equal(bad?.status, 'rejected');
+      assert.deepEqual(other, { status: 'fulfilled', value: [{ v: 'a' }] });
+    }));
+
+  it('a worker that dies fails the reads in flight, and the next read starts a new one', () =>
+    withWorker(['a'], async (reader) => {
+      assert.deepEqual(await reader.firstRows([COUNT]), [{ n: 1, last: 1 }]);
+      // A slow read (a recursive count to 3 million) is in flight when the worker goes.
+      const slow = reader.firstRows([{ sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c', params: [] }]);
+      await reader.kill();
+      await assert.rejects(slow, /exited/);
+      assert.deepEqual(await reader.firstRows([COUNT]), [{ n: 1, last: 1 }]);
+    }));
+
+  it('close waits for the reads sent before it; reads after it reject', async () => {
+    const { path, db } = database();
+    const reader = new WorkerReader(path, 1000);
+    const before = reader.firstRows([COUNT]);
+    await reader.close();
+    assert.deepEqual(await before, [{ n: 0, last: null }]);
+    await assert.rejects(reader.firstRows([COUNT]), /closed/);
+    await reader.close();
+    db.close();
+  });
+
+  it('a missing file is an error of the read, not a new empty database', async () => {
+    const reader = new WorkerReader(join(root, 'missing', 'none.db'), 1000);
+    await assert.rejects(reader.firstRows([COUNT]));
+    await reader.close();
+  });
+});
+
+/** A real reader that also notes the calls it ran. */
+class Noting implements SnapshotReader {
+  calls = 0;
+  constructor(private readonly inner: SnapshotReader) {}
+  firstRows<R>(queries: readonly ReadQuery[]): Promise<Array<R | undefined>> {
+    this.calls++;
+    return this.inner.firstRows<R>(queries);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** Keeps this thread busy for `ms`, as a flood of requests would. */
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe('reads by load (LoadReader)', () => {
+  it('reads here while the thread has room, on the worker while it is saturated, here again once it calms down', async () => {
+    const { path, db } = database();
+    db.prepare('INSERT INTO t (v) VALUES (?)').run('a');
+    const here = new Noting(new LocalReader(db));
+    const worker = new Noting(new WorkerReader(path, 1000));
+    const reader = new LoadReader(here, worker);
+    const expected = [{ n: 1, last: 1 }];
+    try {
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(await reader.firstRows([COUNT]), expected);
+      assert.deepEqual([here.calls, worker.calls, reader.saturated], [1, 0, false]);
+      // Busy for a whole stretch: the next reads go to the worker and see the same data.
+      spin(150);
+      assert.deepEqual(await Promise.all([reader.firstRows([COUNT]), reader.firstRows([COUNT])]), [expected, expected]);
+      assert.deepEqual([here.calls, worker.calls, reader.saturated], [1, 2, true]);
+      // Idle for a stretch: back here.
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(await reader.firstRows([COUNT]), expected);
+      assert.deepEqual([here.calls, worker.calls, reader.saturated], [2, 2, false]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('a write made just before a read is seen on both paths', async () => {
+    const { path, db } = database();
+    const here = new Noting(new LocalReader(db));
+    const worker = new Noting(new WorkerReader(path, 1000));
+    const reader = new LoadReader(here, worker);
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    try {
+      for (let i = 1; i <= 60; i++) {
+        if (i === 21) spin(150);
+        if (i === 41) await new Promise((r) => setTimeout(r, 150));
+        insert.run(`row ${i}`);
+        assert.deepEqual(await reader.firstRows([COUNT]), [{ n: i, last: i }]);
+      }
+      assert.ok(here.calls >= 20 && worker.calls >= 1, `${here.calls} here, ${worker.calls} on the worker`);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+});
