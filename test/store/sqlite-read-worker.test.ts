@@ -162,6 +162,33 @@ describe('reads by load (LoadReader)', () => {
     }
   });
 
+  it('a read the worker cannot answer is made here: a dead worker, or one that cannot open the file', async () => {
+    const { path, db } = database();
+    db.prepare('INSERT INTO t (v) VALUES (?)').run('a');
+    const worker = new WorkerReader(path, 1000);
+    const reader = new LoadReader(new LocalReader(db), worker);
+    const unopenable = new LoadReader(new LocalReader(db), new WorkerReader(join(root, 'missing', 'none.db'), 1000));
+    try {
+      spin(150);
+      // In flight on the worker (a recursive count) when it dies.
+      const slow = reader.firstRows<{ n: number }>([{ sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) AS n FROM c', params: [] }]);
+      assert.equal(reader.saturated, true);
+      await new Promise((r) => setTimeout(r, 5));
+      await worker.kill();
+      assert.deepEqual(await slow, [{ n: 300_000 }]);
+      spin(150);
+      assert.deepEqual(await unopenable.firstRows([COUNT]), [{ n: 1, last: 1 }]);
+      assert.equal(unopenable.saturated, true);
+      // A query that fails here too still fails.
+      spin(150);
+      await assert.rejects(reader.firstRows([{ sql: 'SELECT nope FROM t', params: [] }]), /no such column/);
+    } finally {
+      await reader.close();
+      await unopenable.close();
+      db.close();
+    }
+  });
+
   it('a write made just before a read is seen on both paths', async () => {
     const { path, db } = database();
     const here = new Noting(new LocalReader(db));

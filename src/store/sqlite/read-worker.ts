@@ -189,7 +189,8 @@ const SATURATED = 0.9;
  * each commit here empties (SQLite drops a connection's cache when another connection wrote): a lone
  * scoring took about 0.25 ms longer, and tails at a moderate rate grew (docs/benchmarks.md, 2026-11-25, night).
  * So the reads move to the worker only while the event loop was busy at least 90% of the last ~100 ms,
- * when requests queue for this thread and the worker's core adds capacity.
+ * when requests queue for this thread and the worker's core adds capacity. A read the worker fails is made
+ * here again, so a worker that dies (or cannot start) costs time, never a scoring.
  */
 export class LoadReader implements SnapshotReader {
   #saturated = false;
@@ -214,7 +215,9 @@ export class LoadReader implements SnapshotReader {
       this.#sampledAt = now;
       this.#saturated = load.utilization >= SATURATED;
     }
-    return (this.#saturated ? this.worker : this.local).firstRows<R>(queries);
+    if (!this.#saturated) return this.local.firstRows<R>(queries);
+    // Reads change nothing: one the worker could not answer (it died, or could not start) is made here.
+    return this.worker.firstRows<R>(queries).catch(() => this.local.firstRows<R>(queries));
   }
 
   async close(): Promise<void> {
