@@ -71,9 +71,9 @@ interface Call {
 }
 
 /**
- * The worker's source (see sqliteWorker, worker-host.ts): a second connection to the serving database that only reads
- * (`query_only`), each request's queries in one read transaction. WAL mode lets it read while the serving
- * connection writes, and a read started after a commit sees that commit.
+ * The worker's source (see sqliteWorker, worker-host.ts): a second connection to the serving database that
+ * only reads (`query_only`), each call's queries in one read transaction. WAL mode lets it read while the
+ * serving connection writes, and a read started after a commit sees that commit.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
