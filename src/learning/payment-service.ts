@@ -191,8 +191,8 @@ export class PaymentService {
     const { store } = this.deps;
     const ids = this.identities(input, call.userId);
 
-    // The history reads go out first: on a file store they run on another thread (sqlite/read-worker.ts)
-    // while this one reads the labels and runs the other engines.
+    // The history reads go out first: on a busy SQLite server they run on another thread
+    // (sqlite/read-worker.ts), on PostgreSQL in its server, while this one reads the labels and runs the engines.
     const history = Promise.all([
       this.velocity(call.accountId, ids, call.now),
       ids.hashes.customer === null && ids.hashes.email === null

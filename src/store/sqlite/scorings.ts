@@ -73,8 +73,8 @@ export class SqliteScorings implements ScoringsPort {
   readonly #cache = new Map<string, Statement<unknown[], unknown>>();
 
   /**
-   * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): a worker
-   * thread's connection for a file store (read-worker.ts), this connection for an in-memory one.
+   * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): for a file
+   * store this connection, or a worker thread's while the event loop is saturated (read-worker.ts).
    */
   constructor(
     private readonly db: Database,
