@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { settle } from './values.ts';
-import { type HostedRequest, WorkerHost } from './worker-host.ts';
+import { type HostedRequest, replyError, WorkerHost } from './worker-host.ts';
 import { performance } from 'node:perf_hooks';
 
 /** One query of a read: SQL text built from the store's closed column maps only, and its bound values. */
@@ -19,12 +19,12 @@ export interface SnapshotReader {
 }
 
 /** Prepared statements by SQL text; the texts come from closed maps, so there are few of them. */
-class StatementCache {
+export class StatementCache {
   readonly #statements = new Map<string, Statement<unknown[], unknown>>();
 
   constructor(private readonly db: Database) {}
 
-  get(sql: string): Statement<unknown[], unknown> {
+  get<R = unknown>(sql: string): Statement<unknown[], R> {
     let statement = this.#statements.get(sql);
     if (!statement) {
       // A bound on what a bug building texts could pile up; the closed maps give a few dozen at most.
@@ -32,7 +32,7 @@ class StatementCache {
       statement = this.db.prepare<unknown[], unknown>(sql);
       this.#statements.set(sql, statement);
     }
-    return statement;
+    return statement as Statement<unknown[], R>;
   }
 }
 
@@ -154,7 +154,7 @@ export class WorkerReader extends WorkerHost<Call[], Reply> implements SnapshotR
     calls.forEach((call, i) => {
       const outcome = reply.outcomes[i];
       if (outcome?.ok) call.resolve(outcome.rows);
-      else call.reject(Object.assign(new Error(outcome?.error.message ?? 'no answer from the read worker'), outcome?.error.code === undefined ? {} : { code: outcome.error.code }));
+      else call.reject(outcome ? replyError(outcome.error) : new Error('no answer from the read worker'));
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { AMOUNT_HISTORY_ROWS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
@@ -20,7 +20,7 @@ import {
   velocityGroupSelect,
   velocityQueries,
 } from '../learning-rows.ts';
-import type { ReadQuery, SnapshotReader } from './read-worker.ts';
+import { type ReadQuery, type SnapshotReader, StatementCache } from './read-worker.ts';
 import { isoTimestamp, settle } from './values.ts';
 
 export const SCORING_COLUMNS =
@@ -70,30 +70,24 @@ function sinceOf(member: VelocityGroup['members'][number]): string {
  */
 export class SqliteScorings implements ScoringsPort {
   #statements: Statements | undefined;
-  readonly #cache = new Map<string, Statement<unknown[], unknown>>();
 
   /**
    * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): for a file
    * store this connection, or a worker thread's while the event loop is saturated (read-worker.ts).
    */
+  /** Statements of SQL texts built from closed maps only (identity lookups and deletions). */
+  readonly #cached: StatementCache;
+
   constructor(
     private readonly db: Database,
     private readonly reader: SnapshotReader,
-  ) {}
+  ) {
+    this.#cached = new StatementCache(db);
+  }
 
   private get statements(): Statements {
     this.#statements ??= prepare(this.db);
     return this.#statements;
-  }
-
-  /** The cached statement of a SQL text built from closed maps only. */
-  private cached<R>(sql: string): Statement<unknown[], R> {
-    let statement = this.#cache.get(sql);
-    if (!statement) {
-      statement = this.db.prepare<unknown[], unknown>(sql);
-      this.#cache.set(sql, statement);
-    }
-    return statement as Statement<unknown[], R>;
   }
 
   insert(scoring: NewScoring): Promise<StoredScoring> {
@@ -172,11 +166,11 @@ export class SqliteScorings implements ScoringsPort {
   findByIdentity(accountId: string, field: IdentityField, hash: string): Promise<StoredScoring[]> {
     return settle(() => {
       const sql = `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ? ORDER BY id`;
-      return this.cached<ScoringRow>(sql).all(accountId, hash).map(toScoring);
+      return this.#cached.get<ScoringRow>(sql).all(accountId, hash).map(toScoring);
     });
   }
 
   deleteByIdentity(accountId: string, field: IdentityField, hash: string): Promise<number> {
-    return settle(() => this.cached(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes);
+    return settle(() => this.#cached.get(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes);
   }
 }

@@ -103,7 +103,7 @@ export class SqliteStore implements Store {
       this.#decisionFile = { path, connection };
       this.decisions = new SqliteDecisionLog(connection);
     }
-    // A payment scoring's history reads run on a worker thread's connection (read-worker.ts).
+    // A payment scoring's history reads: on a worker thread's connection while the event loop is saturated (read-worker.ts).
     if (options.path === ':memory:') this.#reader = new LocalReader(this.#db);
     else {
       const worker = new WorkerReader(options.path, busyTimeoutMs);

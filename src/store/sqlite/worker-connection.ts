@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { settle } from './values.ts';
-import { type HostedRequest, WorkerHost } from './worker-host.ts';
+import { type HostedRequest, replyError, WorkerHost } from './worker-host.ts';
 
 /** Bound parameters of a statement: positional (an array) or named (an object). */
 export type Params = readonly unknown[] | Readonly<Record<string, unknown>>;
@@ -139,7 +139,7 @@ export class WorkerConnection extends WorkerHost<{ resolve: (value: unknown) => 
 
   protected answer(waiting: { resolve: (value: unknown) => void; reject: (err: Error) => void }, reply: Reply): void {
     if (reply.ok) waiting.resolve(reply.value);
-    else waiting.reject(Object.assign(new Error(reply.error.message), reply.error.code === undefined ? {} : { code: reply.error.code }));
+    else waiting.reject(replyError(reply.error));
   }
 
   protected fail(waiting: { reject: (err: Error) => void }, err: Error): void {

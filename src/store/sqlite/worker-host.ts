@@ -12,6 +12,11 @@ export function sqliteWorker(source: string, workerData: Readonly<Record<string,
   return new Worker(source, { eval: true, execArgv: [], workerData: { ...workerData, sqlite: SQLITE_MODULE } });
 }
 
+/** The error a worker sent back (SQLite's message and code), as an Error of this thread. */
+export function replyError(error: { message: string; code?: string }): Error {
+  return Object.assign(new Error(error.message), error.code === undefined ? {} : { code: error.code });
+}
+
 /** Every request to a hosted worker carries the id its reply comes back with; `{ op: 'close' }` closes it. */
 export interface HostedRequest {
   id: number;
