@@ -14,22 +14,12 @@ import autocannon from 'autocannon';
 import { IMPORTERS } from '../src/data/import/index.ts';
 import { freePort } from '../test/helpers/free-port.ts';
 import { benchDataDir, load as loadRun, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
+import { ipAddresses } from './requests.ts';
 
 const KEY = 'svc_live_bench00000000000000000009';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const SHARED = join(process.cwd(), '..', 'shared', 'data');
 const IP_DATASETS = ['tor-exit-nodes', 'vpn-datacenter-x4bnet', 'cloud-ranges-jhassine', 'datacenter-ipcat', 'icloud-private-relay', 'asn-bgptools', 'asn-names-asn2org', 'geonames-postal'];
-
-/** 200 public addresses: every /8 of IPv4 that is not special, and IPv6 from big networks. */
-function addresses(): string[] {
-  const out: string[] = [];
-  for (let a = 1; out.length < 160; a += 1) {
-    if ([10, 100, 127, 169, 172, 192, 198, 203].includes(a) || a >= 224) continue;
-    out.push(`${a}.${(a * 37) % 256}.${(a * 11) % 256}.${(a * 7) % 250 + 1}`);
-  }
-  for (let i = 0; out.length < 200; i++) out.push(`2a0${i % 10}:${(i * 331 % 65536).toString(16)}::${i + 1}`);
-  return out;
-}
 
 const load = (requests: Array<{ path: string }>, base: string, opts: { connections: number; rate?: number; headers?: Record<string, string> }) =>
   loadRun(base, { ...opts, requests, duration: DURATION });
@@ -48,7 +38,7 @@ try {
   const base = `http://127.0.0.1:${port}`;
   children.push(await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`));
   const auth = { authorization: `Bearer ${KEY}` };
-  const ips = addresses();
+  const ips = ipAddresses();
   const path = (ip: string) => `/lookup/ip?ip=${encodeURIComponent(ip)}&params=security,currency,timezone,location`;
   const probe = await (await fetch(`${base}${path('8.8.8.8')}`, { headers: auth })).text();
   if ((JSON.parse(probe) as { status: string }).status !== 'success') throw new Error(`probe failed: ${probe}`);

@@ -1,0 +1,63 @@
+/** Request sets shared by the benches: the IP bench's addresses and the payment bench's transactions. */
+
+/** 200 public addresses: every /8 of IPv4 that is not special, and IPv6 from big networks. */
+export function ipAddresses(): string[] {
+  const out: string[] = [];
+  for (let a = 1; out.length < 160; a += 1) {
+    if ([10, 100, 127, 169, 172, 192, 198, 203].includes(a) || a >= 224) continue;
+    out.push(`${a}.${(a * 37) % 256}.${(a * 11) % 256}.${(a * 7) % 250 + 1}`);
+  }
+  for (let i = 0; out.length < 200; i++) out.push(`2a0${i % 10}:${(i * 331 % 65536).toString(16)}::${i + 1}`);
+  return out;
+}
+
+/** Customers of the payment transactions, each with their own card, device, email, phone and address. */
+export const CUSTOMERS = 2000;
+
+/** A Luhn-valid card number: one card per customer, as in real traffic. */
+function card(c: number): string {
+  const body = `${['411111', '555555', '400005', '222300'][c % 4]}${String(c).padStart(9, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+const UAS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15',
+];
+const PLACES: Array<[string, string, string, number, number]> = [
+  ['GB', 'England', 'London', 51.5, -0.12], ['DE', 'Berlin', 'Berlin', 52.52, 13.4], ['FR', 'Ile-de-France', 'Paris', 48.86, 2.35],
+  ['US', 'California', 'San Francisco', 37.77, -122.42], ['SA', 'Riyadh', 'Riyadh', 24.71, 46.67], ['JP', 'Tokyo', 'Tokyo', 35.68, 139.69],
+];
+
+/**
+ * Transaction `i` with every field of the spec's table, its customer and place drawn from `rnd` (the same
+ * stream gives the same transactions).
+ */
+export function transactionMaker(rnd: () => number): (i: number) => Record<string, unknown> {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  return (i) => {
+    const c = Math.floor(rnd() * CUSTOMERS);
+    const [country, region, city, lat, lon] = pick(PLACES);
+    return {
+      action: 'purchase', website_domain: 'shop.example', website_name: 'Shop', merchant_id: 7, shipment_id: `sh-${i}`,
+      transaction_id: `bench-${i}`, transaction_amount: Math.round(rnd() * 50000) / 100, transaction_currency: 'EUR',
+      cart_items: [{ item_id: i % 97, item_name: 'Item', item_quantity: 1 + (i % 3), item_price: 19.99, item_category_id: 'c1' }],
+      isDigitalProducts: i % 5 === 0, coupon: i % 11 === 0 ? 'WELCOME' : undefined,
+      customer_id: `cust-${c}`, customer_firstname: 'Jane', customer_lastname: 'Doe', customer_pob: city,
+      customer_ip: `81.2.${c % 250}.${(c * 7) % 250}`, customer_country: country, customer_region: region, customer_city: city,
+      customer_zip: '10115', customer_street: '1 Main St', customer_street2: 'Flat 2', customer_latitude: lat, customer_longitude: lon,
+      customer_device_id: `dev-${c}`, customer_phone: `+4479111${String(c).padStart(5, '0')}`, customer_registration_date: 1_600_000_000 + c,
+      customer_balance: 12.5, customer_dob: '1990-01-01', customer_email: `customer${c}@example.com`, customer_2fa: c % 2 === 0,
+      customer_useragent: pick(UAS), shipping_country: country, shipping_region: region, shipping_city: city, shipping_street: '1 Main St',
+      shipping_zip: '10115', shipping_latitude: lat, shipping_longitude: lon, billing_country: country, billing_region: region,
+      billing_city: city, billing_street: '1 Main St', billing_zip: '10115', billing_latitude: lat, billing_longitude: lon,
+      payment_type: 'cards', card_name: 'JANE DOE', card_number: card(c), cvv_result: true,
+    };
+  };
+}
