@@ -258,6 +258,8 @@ export interface DecisionRow {
   at: string;
   input: unknown;
   result: unknown;
+  /** Space-separated identity hashes ('' when none). */
+  identities: string;
 }
 
 function jsonObject(value: unknown, what: string): Record<string, unknown> {
@@ -274,6 +276,8 @@ export function toDecision(row: DecisionRow): DecisionRecord {
     at: row.at,
     input: jsonObject(row.input, 'input'),
     result: jsonObject(row.result, 'result'),
+    // Only when there are some: a record written without identities reads back as it was written.
+    ...(row.identities !== '' && { identities: row.identities.split(' ') }),
   };
 }
 

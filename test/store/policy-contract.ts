@@ -542,6 +542,15 @@ export function runPolicyContract(name: string, factory: () => Promise<Store>): 
         assert.deepEqual(await store.decisions.list(acct, 'email', '2024-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z', 10), []);
       });
 
+      it('identity hashes read back with their record (distinct, in order), for backtest labels', async () => {
+        const acct = uid('acct');
+        const [h1, h2] = ['a'.repeat(64), 'b'.repeat(64)];
+        const at = '2024-03-01T10:00:00.000Z';
+        await store.decisions.append([decision(acct, at, { operation: 'one', identities: [h1, h2, h1] }), decision(acct, at, { operation: 'none' })]);
+        const read = await store.decisions.list(acct, 'email', at, '2024-03-02T00:00:00.000Z', 10);
+        assert.deepEqual(read, [decision(acct, at, { operation: 'one', identities: [h1, h2] }), decision(acct, at, { operation: 'none' })]);
+      });
+
       it('normalises timestamps and rejects invalid ones (the whole batch)', async () => {
         const acct = uid('acct');
         await store.decisions.append([decision(acct, '2024-03-01T12:00:00+01:00')]);

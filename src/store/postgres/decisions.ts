@@ -18,7 +18,7 @@ const Q = {
   list: {
     name: 'vigil_decision_list',
     text: `
-      SELECT account_id, rule_group, operation, user_id, ${isoSql('at')} AS at, input, result FROM decision_log
+      SELECT account_id, rule_group, operation, user_id, ${isoSql('at')} AS at, input, result, identities FROM decision_log
       WHERE account_id = $1 AND rule_group = $2 AND decision_log.at >= $3 AND decision_log.at < $4
       ORDER BY decision_log.at, id
       LIMIT $5`,

@@ -18,7 +18,7 @@ export const DECISION_STATEMENTS = {
     INSERT INTO decision_log (account_id, rule_group, operation, user_id, at, input, result, identities)
     VALUES (@accountId, @group, @operation, @userId, @at, @input, @result, @identities)`,
   list: `
-    SELECT account_id, rule_group, operation, user_id, at, input, result FROM decision_log
+    SELECT account_id, rule_group, operation, user_id, at, input, result, identities FROM decision_log
     WHERE account_id = ? AND rule_group = ? AND at >= ? AND at < ?
     ORDER BY at, id
     LIMIT ?`,
