@@ -93,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     worker: config.webhookWorker,
   });
   const learning = createLearning({
-    store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs,
+    store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
     engines: { ip: deps.data.ip.sources, countries: deps.data.countries, email: deps.data.email, domains: deps.data.domains, phone: deps.data.phone, bins: deps.data.bins },
   });
   app.addHook('onClose', async () => {

@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { Config } from '../config.ts';
 import { AccountService } from '../accounts/service.ts';
 import { resolveSecret } from '../accounts/secret.ts';
+import { BacktestLabeller } from '../learning/backtest-labels.ts';
 import { createPolicy, type Policy } from '../policy/index.ts';
 import { PolicyError } from '../policy/errors.ts';
 import { eventsCsv } from '../policy/events/export.ts';
@@ -35,6 +36,8 @@ async function withPolicy<T>(config: Readonly<Config>, account: string, fn: (pol
   const { secret } = resolveSecret(config.secretKey, config.dataDir);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const policy = createPolicy({ store, secret, logger: pino({ level: 'silent' }), clock: () => new Date(), refreshMs: 1000, decisionLogDays: 0, logDecision: undefined, worker: false });
+  // Backtests count the feedback labels stored here, as the server's do.
+  policy.rules.useLabels(new BacktestLabeller(store, () => new Date()));
   try {
     await new AccountService(store, secret).getAccount(account);
     return await fn(policy, store);

@@ -12,6 +12,7 @@ import { storeVelocity, type VelocitySource } from './velocity.ts';
 import type { Counters } from '../store/ports.ts';
 import type { PolicySnapshots } from '../policy/snapshots.ts';
 import { LabelLookups } from './label-lookups.ts';
+import { BacktestLabeller } from './backtest-labels.ts';
 
 /** Payment scoring, feedback, labels, the model and user deletion, composed (see src/app.ts). */
 export interface Learning {
@@ -29,7 +30,8 @@ export interface LearningOptions {
   store: Store;
   counters: Counters;
   secret: string;
-  policy: Pick<Policy, 'lists' | 'snapshots'>;
+  /** Its lists (automatic `confirmed_fraud`), snapshots, and rules (backtests get their labels from here). */
+  policy: Pick<Policy, 'lists' | 'snapshots' | 'rules'>;
   engines: PaymentEngines;
   logger: Logger;
   /** Redis sorted-set windows when REDIS_URL is set; default: the stored scorings. */
@@ -38,6 +40,8 @@ export interface LearningOptions {
   flushLogs: () => Promise<void>;
   /** How long label lookups trust an account's set of labelled types (POLICY_REFRESH_MS; default 1 s). */
   refreshMs?: number;
+  /** Time of backtest label reads (evidence decays); default the system clock. */
+  clock?: () => Date;
 }
 
 export function createLearning(opts: LearningOptions): Learning {
@@ -50,6 +54,7 @@ export function createLearning(opts: LearningOptions): Learning {
   const feedback = new FeedbackService(store, hasher, applier, {
     add: (accountId, keys) => opts.policy.lists.add(accountId, 'confirmed_fraud', keys, { note: 'feedback' }),
   }, logger, (accountId) => labels.forget(accountId));
+  opts.policy.rules.useLabels(new BacktestLabeller(store, opts.clock ?? (() => new Date())));
   return {
     hasher,
     model,

@@ -1,4 +1,4 @@
-import type { Store } from '../store/ports.ts';
+import type { DecisionRecord, Store } from '../store/ports.ts';
 import { PolicyError } from './errors.ts';
 import { compileRule, traceRule, type RuleTrace } from './rules/evaluate.ts';
 import { parseRuleDraft, type RuleDraft } from './rules/schema.ts';
@@ -20,19 +20,81 @@ export interface BacktestResult {
   /** True when the period held more evaluations than `limit`: only the oldest `limit` were run. */
   truncated: boolean;
   examples: Array<{ at: string; operation: string; userId: string | null; input: Record<string, unknown>; result: Record<string, unknown> }>;
-  /** Precision and recall against fraud/legit feedback labels; null until the learning feature stores labels. */
-  labels: null;
+  /** Precision and recall against fraud/legit feedback labels; null on a server without the learning services. */
+  labels: BacktestLabels | null;
+}
+
+/** What is known now of one logged evaluation: labelled fraud, labelled legit, or neither. */
+export type DecisionLabel = 'fraud' | 'legit' | null;
+
+/** Labels of logged evaluations for backtests (src/learning/backtest-labels.ts). */
+export interface DecisionLabeller {
+  /** One label per record, in the records' order. */
+  labels(accountId: string, group: string, records: readonly DecisionRecord[]): Promise<DecisionLabel[]>;
+}
+
+/** A backtest's matches against the labelled evaluations among those it ran over. */
+export interface BacktestLabels {
+  /** Evaluations labelled fraud or legit (the others count in neither figure). */
+  labelled: number;
+  fraud: number;
+  legit: number;
+  /** Matched and labelled fraud. */
+  truePositives: number;
+  /** Matched and labelled legit. */
+  falsePositives: number;
+  /** Not matched, labelled fraud. */
+  falseNegatives: number;
+  /** Not matched, labelled legit. */
+  trueNegatives: number;
+  /** truePositives / (truePositives + falsePositives); null when the rule matched no labelled evaluation. */
+  precision: number | null;
+  /** truePositives / fraud; null when no evaluation is labelled fraud. */
+  recall: number | null;
+}
+
+/** Counts of the matches (one flag per evaluation) against their labels (same order). */
+export function backtestLabels(matched: readonly boolean[], labels: readonly DecisionLabel[]): BacktestLabels {
+  let [tp, fp, fn, tn] = [0, 0, 0, 0];
+  matched.forEach((hit, i) => {
+    const label = labels[i];
+    if (label === 'fraud') {
+      if (hit) tp++;
+      else fn++;
+    } else if (label === 'legit') {
+      if (hit) fp++;
+      else tn++;
+    }
+  });
+  return {
+    labelled: tp + fp + fn + tn,
+    fraud: tp + fn,
+    legit: fp + tn,
+    truePositives: tp,
+    falsePositives: fp,
+    falseNegatives: fn,
+    trueNegatives: tn,
+    precision: tp + fp === 0 ? null : tp / (tp + fp),
+    recall: tp + fn === 0 ? null : tp / (tp + fn),
+  };
 }
 
 const MAX_BACKTEST = 100_000;
 
 /** Custom rules of an account: CRUD for the admin API, CLI and seed, rule testing and backtests. */
 export class RulesService {
+  #labeller: DecisionLabeller | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly snapshots: PolicySnapshots,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** Backtests report precision and recall from these labels (set once the learning services exist). */
+  useLabels(labeller: DecisionLabeller): void {
+    this.#labeller = labeller;
+  }
 
   list(accountId: string): Promise<CustomRule[]> {
     return this.store.policy.listRules(accountId);
@@ -99,17 +161,20 @@ export class RulesService {
     const limit = Math.min(body.limit ?? MAX_BACKTEST, MAX_BACKTEST);
     const records = await this.store.decisions.list(accountId, rule.group, body.from, body.to, limit + 1);
     const truncated = records.length > limit;
+    const evaluated = records.slice(0, limit);
     const compiled = compileRule(rule);
     const examples: BacktestResult['examples'] = [];
+    const hits = evaluated.map((record) => compiled.matches({ input: record.input, ...record.result }));
     let matched = 0;
-    for (const record of records.slice(0, limit)) {
-      if (!compiled.matches({ input: record.input, ...record.result })) continue;
+    evaluated.forEach((record, i) => {
+      if (!hits[i]) return;
       matched++;
       if (examples.length < (body.examples ?? 10)) {
         examples.push({ at: record.at, operation: record.operation, userId: record.userId, input: record.input, result: record.result });
       }
-    }
-    return { group: rule.group, from: body.from, to: body.to, evaluated: Math.min(records.length, limit), matched, truncated, examples, labels: null };
+    });
+    const labels = this.#labeller ? backtestLabels(hits, await this.#labeller.labels(accountId, rule.group, evaluated)) : null;
+    return { group: rule.group, from: body.from, to: body.to, evaluated: evaluated.length, matched, truncated, examples, labels };
   }
 
   private async ruleFor(accountId: string, body: { ruleId?: string; rule?: unknown }): Promise<CustomRule> {

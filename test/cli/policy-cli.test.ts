@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { SqliteStore } from '../../src/store/index.ts';
 import { failed, ok, tempDir, vigil } from '../helpers/cli-runner.ts';
 
 interface RuleOut {
@@ -62,6 +63,23 @@ describe('policy CLI', () => {
     failed(await vigil(['rules', 'add', 'acme', file('bad.json', { title: 'x', group: 'ip', conditions: { all: [{ field: 'countryCode', op: 'like', value: 'x' }] }, action: { type: 'blacklist' } })], env), /like/);
     failed(await vigil(['rules', 'add', 'acme', file('broken.json', '{"title": ')], env), /not valid JSON/);
     assert.equal(ok<RuleOut[]>(await vigil(['rules', 'list', 'acme'], env)).length, 1, 'nothing saved by refused rules');
+  });
+
+  it('rules backtest counts the feedback labels stored in DATA_DIR', async () => {
+    // Two logged IP evaluations, one about an identity labelled fraud, written straight into the store.
+    const store = new SqliteStore({ path: join(dir, 'vigil.db') });
+    await store.migrate();
+    const [fraud, other] = ['f'.repeat(64), 'e'.repeat(64)];
+    const at = '2024-05-01T10:00:00.000Z';
+    const record = (ip: string, hash: string) => ({ accountId: 'acme', group: 'ip', operation: 'lookup.ip', userId: null, at, input: { ip }, result: { ip, countryCode: 'FR' }, identities: [hash] });
+    await store.decisions.append([record('192.0.2.1', fraud), record('192.0.2.2', other)]);
+    await store.evidence.put({ accountId: 'acme', type: 'ip', valueHash: fraud, origin: 'label', label: 'fraud', masked: '192.0.2.*', reason: null, source: null, occurredAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
+    await store.close();
+    const rule = file('fr.json', { title: 'France', group: 'ip', conditions: { all: [{ field: 'countryCode', op: 'eq', value: 'FR' }] }, action: { type: 'blacklist' } });
+    const result = ok<{ evaluated: number; matched: number; labels: Record<string, unknown> }>(await vigil(['rules', 'backtest', 'acme', '--rule', rule, '--from', '2024-05-01T00:00:00Z', '--to', '2024-05-02T00:00:00Z'], env));
+    assert.equal(result.evaluated, 2);
+    assert.equal(result.matched, 2);
+    assert.deepEqual(result.labels, { labelled: 1, fraud: 1, legit: 0, truePositives: 1, falsePositives: 0, falseNegatives: 0, trueNegatives: 0, precision: 1, recall: 1 });
   });
 
   it('blacklist: add, import with and without --skip-invalid, counts, remove', async () => {

@@ -53,7 +53,7 @@ export function buildEndpoints(data: EngineData, learning?: Learning): EndpointD
     bulkIpEndpoint(ip, ipDatasets),
     threatsEndpoint(ip, ipDatasets),
     asnEndpoint(data.ip.sources, data.ip.asns, data.ip.budgetMs, () => data.ip.datasets),
-    countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains, learning?.labels), phoneEndpoint(data.phone, learning?.labels), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries),
+    countryEndpoint(data.countries), profanityEndpoint(data.text), domainEndpoint(data.domains), emailEndpoint(data.email, data.domains, learning?.labels), phoneEndpoint(data.phone, learning?.labels), ibanEndpoint(data.iban), binEndpoint(data.bins, data.countries, learning?.labels),
     paymentEndpoint(learning), paymentFeedbackEndpoint(learning), eventFeedbackEndpoint(learning), bulkFeedbackEndpoint(learning), usersDeleteEndpoint(learning),
   ];
 }

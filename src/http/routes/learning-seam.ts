@@ -29,6 +29,22 @@ export function deferredHashes(labels: LabelLookups | undefined, type: LabelType
   };
 }
 
+/**
+ * A BIN lookup's decision-record identities: the keyed hashes of the BIN (6 to 8 digits) and of its first
+ * 6 digits, the two `card_bin` identities a payment scoring labels, so backtests of `bin` rules find
+ * labels given either way ([] without the learning services).
+ */
+export function deferredBinHashes(labels: LabelLookups | undefined, bin: string): () => string[] {
+  return () => {
+    const out: string[] = [];
+    for (const value of bin.length > 6 ? [bin.slice(0, 6), bin] : [bin]) {
+      const hash = labels?.hashOf('card_bin', value) ?? null;
+      if (hash !== null) out.push(hash);
+    }
+    return out;
+  };
+}
+
 /** Decision-record identities already hashed (payment scoring): a thunk that holds only the list. */
 export function fixedHashes(hashes: readonly string[]): () => readonly string[] {
   return () => hashes;

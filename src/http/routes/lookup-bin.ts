@@ -8,6 +8,8 @@ import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
+import type { LabelLookups } from '../../learning/label-lookups.ts';
+import { deferredBinHashes } from './learning-seam.ts';
 
 /** The BIN only (first 6 to 8 digits): all that is logged, stored or sent in events. */
 export function binOnly(sent: string): string {
@@ -15,7 +17,7 @@ export function binOnly(sent: string): string {
 }
 
 /** GET /lookup/bin: scheme, co-badge and syntax by range, issuer and country from the imported dataset. */
-export function binEndpoint(bins: BinData, countries: CountryData): EndpointDef {
+export function binEndpoint(bins: BinData, countries: CountryData, labels?: LabelLookups): EndpointDef {
   const answer = (ctx: RequestContext) => {
     const sent = readParam(ctx.query, 'bin', 120);
     if (sent === undefined || sent.trim() === '') throw new ApiError(120, 'The "bin" parameter is required: send at least the first 6 digits of the card, such as 411111.');
@@ -46,6 +48,7 @@ export function binEndpoint(bins: BinData, countries: CountryData): EndpointDef 
           return { kind: 'invalid_bin', risk: 100, subject: bin, summary: { bin, isValid: false, reason: result.reason, scheme: info?.scheme?.name ?? null } };
         },
         logged: () => Object.assign({}, result, { bin }),
+        identities: deferredBinHashes(labels, bin),
       }];
     },
   };
