@@ -15,13 +15,13 @@ export interface EmailLists {
 /** The identity label the learning feature keeps for an address (spec "Identity label"). */
 export type IdentityLabel = 'fraud' | 'legit';
 
-/** What the engine is told about the address beyond its text: the domain's facts and, later, its label. */
+/** What the engine is told about the address beyond its text: the domain's facts and its label. */
 export interface EmailInputs {
   readonly domainLists: DomainListFacts;
   readonly network: DomainNetworkFacts;
   /**
-   * Seam for the learning feature (a later issue): the address's identity label. Absent or null
-   * until feedback labels exist; `fraud` marks the address invalid with score 3.
+   * The address's identity label from the learning services (src/learning/label-lookups.ts); absent or
+   * null when it has none (and always in test mode). `fraud` marks the address invalid with score 3.
    */
   readonly label?: IdentityLabel | null;
 }

@@ -19,7 +19,7 @@ export interface PhoneInputs {
   /** The number's record in the receive-SMS list (test mode: fake facts). */
   readonly disposable: DisposableFacts;
   readonly carrier: CarrierLookup;
-  /** Seam for the learning feature: the number's identity label; `fraud` marks it invalid. */
+  /** The number's identity label from the learning services (null when none, and in test mode); `fraud` marks it invalid. */
   readonly label?: IdentityLabel | null;
 }
 
