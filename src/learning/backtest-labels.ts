@@ -5,7 +5,7 @@ import type { DecisionRecord, Store } from '../store/ports.ts';
 import { EVIDENCE_HALF_LIFE_DAYS } from './evidence.ts';
 import { FRAUD_LABEL_THRESHOLD } from './label-lookups.ts';
 
-/** Identities per evidence read (each a (type, hash) pair). */
+/** Identities per evidence read (each a (type, hash) pair), and outcome reads in flight at a time. */
 const CHUNK = 500;
 
 /** `transaction_id` of a logged payment input as the scoring read it (trimmed text, or a number's decimal text). */
@@ -39,11 +39,16 @@ export class BacktestLabeller implements DecisionLabeller {
 
   private async byOutcome(accountId: string, records: readonly DecisionRecord[]): Promise<DecisionLabel[]> {
     const ids = records.map((r) => transactionIdOf(r.input));
+    const distinct = [...new Set(ids.filter((id): id is string => id !== null))];
     const known = new Map<string, DecisionLabel>();
-    for (const id of ids) {
-      if (id === null || known.has(id)) continue;
-      const outcome = await this.store.outcomes.get(accountId, id);
-      known.set(id, outcome === null ? null : outcome.fraud ? 'fraud' : 'legit');
+    // A few hundred reads in flight at a time: one round trip each on PostgreSQL, so not one after another.
+    for (let i = 0; i < distinct.length; i += CHUNK) {
+      const chunk = distinct.slice(i, i + CHUNK);
+      const outcomes = await Promise.all(chunk.map((id) => this.store.outcomes.get(accountId, id)));
+      chunk.forEach((id, k) => {
+        const outcome = outcomes[k];
+        if (outcome) known.set(id, outcome.fraud ? 'fraud' : 'legit');
+      });
     }
     return ids.map((id) => (id === null ? null : (known.get(id) ?? null)));
   }
