@@ -33,13 +33,21 @@ export interface TestApp extends App {
   close(): Promise<void>;
 }
 
-/** A real app on a real SQLite store in a temp dir, with in-process counters (or Redis when given). */
+/** A real app on a real SQLite store in a temp dir (or the PostgreSQL database given), with in-process counters (or Redis when given). */
 export async function makeTestApp(
-  opts: { seed?: Partial<Seed> | object; env?: Record<string, string>; clock?: () => Date; redisUrl?: string; endpoints?: (data: EngineData, learning: Learning) => EndpointDef[] } = {},
+  opts: {
+    seed?: Partial<Seed> | object;
+    env?: Record<string, string>;
+    clock?: () => Date;
+    redisUrl?: string;
+    /** A PostgreSQL database (an empty test database) instead of SQLite. */
+    databaseUrl?: string;
+    endpoints?: (data: EngineData, learning: Learning) => EndpointDef[];
+  } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', ...opts.env });
-  const store = await openStore({ dataDir: dir });
+  const store = await openStore({ dataDir: dir, databaseUrl: opts.databaseUrl });
   const counters = await openCounters({ redisUrl: opts.redisUrl });
   // With Redis, payment velocity windows live there too (as with REDIS_URL), under a prefix of this app's own.
   const velocity = opts.redisUrl ? new RedisVelocity({ url: opts.redisUrl, prefix: `vigil-test:${randomBytes(6).toString('hex')}:` }) : undefined;

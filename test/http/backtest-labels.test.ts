@@ -1,7 +1,8 @@
 /**
- * Backtest precision and recall against feedback labels, over HTTP on a real SQLite store: live IP lookups
+ * Backtest precision and recall against feedback labels, over HTTP on a real store: live IP lookups
  * labelled by `/feedback/event` on their addresses, live payment scorings labelled by `/feedback/payment`
- * outcomes; each count of the confusion table checked by hand, then the same through the CLI's store.
+ * outcomes, BIN lookups by card_bin labels; each count of the confusion table checked by hand, on SQLite and
+ * on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,18 +11,15 @@ import { BacktestLabeller } from '../../src/learning/backtest-labels.ts';
 import { adminCall, adminData } from '../helpers/admin-client.ts';
 import { apiCall } from '../helpers/api-client.ts';
 import { liveKey, makeTestApp, testKey, type TestApp } from '../helpers/harness.ts';
+import { createTestDatabase, SKIP_PG, type TestDatabase } from '../store/pg-test-database.ts';
 
 const KEY = liveKey('btl');
 const TKEY = testKey('btl');
 const FROM = '2000-01-01T00:00:00.000Z';
 const TO = '2999-01-01T00:00:00.000Z';
 
+const SEED = { accounts: [{ id: 'btl', plan: 'premium', keys: [KEY, TKEY] }, { id: 'btlother', plan: 'premium', keys: [liveKey('btlother')] }] };
 let t: TestApp;
-before(async () => {
-  t = await makeTestApp({ seed: { accounts: [{ id: 'btl', plan: 'premium', keys: [KEY, TKEY] }, { id: 'btlother', plan: 'premium', keys: [liveKey('btlother')] }] } });
-});
-after(() => t.close());
-
 
 const backtest = async (account: string, rule: unknown): Promise<{ evaluated: number; matched: number; labels: BacktestLabels | null }> => {
   await t.recorder.flush();
@@ -32,7 +30,17 @@ const label = (type: string, value: string, lbl: 'fraud' | 'legit') => apiCall(t
 const score = (data: Record<string, unknown>) => apiCall<{ score: number }>(t, 'POST', '/scoring/payment', KEY, { data });
 const outcome = (transaction_id: string, outcome: string, reason?: string) => apiCall(t, 'POST', '/feedback/payment', KEY, { transaction_id, outcome, reason });
 
-describe('backtest labels', () => {
+for (const kind of ['sqlite', 'postgres'] as const) describe(`backtest labels (${kind})`, { skip: kind === 'postgres' && SKIP_PG }, () => {
+  let db: TestDatabase | undefined;
+  before(async () => {
+    db = kind === 'postgres' ? await createTestDatabase() : undefined;
+    t = await makeTestApp({ seed: SEED, databaseUrl: db?.url });
+  });
+  after(async () => {
+    await t.close();
+    await db?.drop();
+  });
+
   it('IP evaluations take the labels of their address: each count of the confusion table', async () => {
     // 1.1.1.1 (AU) and 8.8.8.8 (US) labelled fraud, 9.9.9.9 (US) legit, 81.2.69.160 (GB) not labelled.
     for (const ip of ['1.1.1.1', '1.1.1.1', '8.8.8.8', '9.9.9.9', '81.2.69.160']) assert.equal((await lookup(ip)).status, 'success');
