@@ -25,7 +25,8 @@ function transactionIdOf(input: Readonly<Record<string, unknown>>): string | nul
  *   none when no outcome was reported;
  * - any other evaluation takes the labels of the identities it was about (the keyed hashes of its record):
  *   fraud when one of them has decayed evidence of at least FRAUD_LABEL_THRESHOLD (what makes the live
- *   checks treat it as fraud), else legit when one has legit evidence of at least that much; else none.
+ *   checks treat it as fraud), else legit when one has legit evidence outweighing its fraud evidence by at
+ *   least that much; else none.
  */
 export class BacktestLabeller implements DecisionLabeller {
   constructor(
