@@ -1,4 +1,4 @@
-import { decimalText } from '../intel/payment/parse.ts';
+import { stringOrNumberText } from '../intel/payment/parse.ts';
 import type { DecisionLabel, DecisionLabeller } from '../policy/rules-service.ts';
 import type { LabelType } from '../store/learning-ports.ts';
 import type { DecisionRecord, Store } from '../store/ports.ts';
@@ -8,13 +8,9 @@ import { FRAUD_LABEL_THRESHOLD } from './label-lookups.ts';
 /** Identities per evidence read (each a (type, hash) pair), and outcome reads in flight at a time. */
 const CHUNK = 500;
 
-/** `transaction_id` of a logged payment input as the scoring read it (trimmed text, or a number's decimal text). */
+/** `transaction_id` of a logged payment input as the scoring read it. */
 function transactionIdOf(input: Readonly<Record<string, unknown>>): string | null {
-  const v = input.transaction_id;
-  if (typeof v === 'number' && Number.isFinite(v)) return decimalText(v);
-  if (typeof v !== 'string') return null;
-  const t = v.trim();
-  return t === '' ? null : t;
+  return stringOrNumberText(input.transaction_id) ?? null;
 }
 
 /**

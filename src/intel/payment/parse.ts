@@ -62,8 +62,7 @@ function checkLength(path: string, s: string): void {
 /** Trimmed string or undefined when empty. */
 function textOf(path: string, s: string): string | undefined {
   checkLength(path, s);
-  const t = s.trim();
-  return t === '' ? undefined : t;
+  return stringOrNumberText(s);
 }
 
 /** `string` fields. */
@@ -90,6 +89,17 @@ function strOrNum(obj: Obj, key: string, path: string): string | undefined {
   if (typeof v === 'string') return textOf(path, v);
   if (typeof v === 'number') return decimalText(v);
   return fail(`${path} must be a string or a number.`);
+}
+
+/**
+ * The text a string-or-number field is kept as (trimmed; a number's decimal text); undefined when absent,
+ * blank or of another type. Also how a logged input's `transaction_id` is read back (backtest labels).
+ */
+export function stringOrNumberText(v: unknown): string | undefined {
+  if (typeof v === 'number') return decimalText(v);
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  return t === '' ? undefined : t;
 }
 
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;

@@ -71,13 +71,13 @@ function sinceOf(member: VelocityGroup['members'][number]): string {
 export class SqliteScorings implements ScoringsPort {
   #statements: Statements | undefined;
 
+  /** Statements of SQL texts built from closed maps only (identity lookups and deletions). */
+  readonly #cached: StatementCache;
+
   /**
    * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): for a file
    * store this connection, or a worker thread's while the event loop is saturated (read-worker.ts).
    */
-  /** Statements of SQL texts built from closed maps only (identity lookups and deletions). */
-  readonly #cached: StatementCache;
-
   constructor(
     private readonly db: Database,
     private readonly reader: SnapshotReader,
