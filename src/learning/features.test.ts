@@ -49,7 +49,7 @@ describe('paymentFeatures', () => {
         cartItems: [{ id: '1' }, { id: '2' }],
       }),
       {
-        ruleIds: ['PF10003', 'SVC2001', 'PF10003'],
+        ruleIds: ['PF10003:tor', 'SVC2001', 'PF10003:tor'],
         ipCountry: 'GB',
         binCountry: 'FR',
         emailDomainHash: domainHash,
@@ -60,6 +60,7 @@ describe('paymentFeatures', () => {
     assert.deepEqual(features, [
       '2fa:1',
       'action:purchase',
+      'age:lt3d',
       'amount_bucket:7',
       'bias',
       'billing_country:US',
@@ -68,7 +69,6 @@ describe('paymentFeatures', () => {
       'country:US',
       'coupon:1',
       'currency:USD',
-      'customer_age:lt7d',
       'cvv:fail',
       `device:${hashFn('device-1').slice(0, 12)}`,
       'digital:1',
@@ -80,9 +80,10 @@ describe('paymentFeatures', () => {
       'mismatch:card_ip',
       'mismatch:customer_ip',
       'ptype:cards',
-      'rule:PF10003',
+      'rule:PF10003:tor',
       'rule:SVC2001',
       'shipping_country:CA',
+      'x:anon&digital',
     ]);
     assert.deepEqual(features, [...new Set(features)].sort());
   });
@@ -131,16 +132,51 @@ describe('paymentFeatures', () => {
     assert.ok(!features.some((f) => f.startsWith('mismatch:')));
   });
 
-  it('buckets the customer age only with facts.now, future registrations count as new', () => {
+  it('buckets the account age on a log scale only with facts.now, future registrations count as new', () => {
     const now = new Date(Date.UTC(2024, 5, 1));
-    const at = (days: number) => paymentFeatures(input({ registrationDate: now.getTime() / 1000 - days * 86400 }), { ...noFacts, now }, hashFn).find((f) => f.startsWith('customer_age:'));
-    assert.equal(at(-3), 'customer_age:lt1d');
-    assert.equal(at(0.5), 'customer_age:lt1d');
-    assert.equal(at(3), 'customer_age:lt7d');
-    assert.equal(at(20), 'customer_age:lt30d');
-    assert.equal(at(200), 'customer_age:lt365d');
-    assert.equal(at(400), 'customer_age:ge365d');
-    assert.ok(!paymentFeatures(input({ registrationDate: 1 }), noFacts, hashFn).some((f) => f.startsWith('customer_age:')));
+    const at = (seconds: number) => paymentFeatures(input({ registrationDate: now.getTime() / 1000 - seconds }), { ...noFacts, now }, hashFn).find((f) => f.startsWith('age:'));
+    const DAY = 86400;
+    assert.equal(at(-3 * DAY), 'age:lt10s');
+    assert.equal(at(1), 'age:lt10s');
+    assert.equal(at(30), 'age:lt1m');
+    assert.equal(at(300), 'age:lt10m');
+    assert.equal(at(1800), 'age:lt1h');
+    assert.equal(at(7200), 'age:lt6h');
+    assert.equal(at(0.5 * DAY), 'age:lt1d');
+    assert.equal(at(3 * DAY), 'age:lt7d');
+    assert.equal(at(20 * DAY), 'age:lt30d');
+    assert.equal(at(60 * DAY), 'age:lt90d');
+    assert.equal(at(200 * DAY), 'age:lt365d');
+    assert.equal(at(400 * DAY), 'age:ge365d');
+    assert.ok(!paymentFeatures(input({ registrationDate: 1 }), noFacts, hashFn).some((f) => f.startsWith('age:')));
+  });
+
+  it('velocity counts, the amount against the account and the crosses of a new account', () => {
+    const now = new Date(Date.UTC(2024, 5, 1));
+    const account = { count: 50, meanLog: Math.log1p(30), sdLog: 0.5, max: 90 };
+    const features = paymentFeatures(
+      input({ amount: 900, registrationDate: now.getTime() / 1000 - 20 }),
+      {
+        ...noFacts,
+        now,
+        ruleIds: ['PF10020:lt1m', 'PF10004:disposable', 'PF10029:3'],
+        velocity: { customerHistory: 0, cardLast10Minutes: 5, cardCustomers30d: 1, cardEmailsLastDay: 2, deviceCustomers30d: 3, ipCustomersLastDay: 0 },
+        accountAmounts: account,
+      },
+      hashFn,
+    );
+    for (const f of ['cust_hist:0', 'card10m:4+', 'card_cust:1', 'card_email:2-3', 'dev_cust:2-3', 'ip_cust:0', 'amount_z:ge3', 'age:lt1m',
+      'rule:PF10020:lt1m', 'rule:PF10004:disposable', 'rule:PF10029:3', 'x:new&disposable', 'x:new&high', 'x:new&mismatch', 'x:disposable&high', 'x:high&mismatch']) {
+      assert.ok(features.includes(f), `${f} in ${features.join(' ')}`);
+    }
+    // Fewer than 20 account amounts: no amount_z.
+    const few = paymentFeatures(input({ amount: 900 }), { ...noFacts, accountAmounts: { ...account, count: 19 } }, hashFn);
+    assert.ok(!few.some((f) => f.startsWith('amount_z:')));
+  });
+
+  it('a malformed grade is dropped, a lower-case id is upper-cased', () => {
+    const f = paymentFeatures(input(), { ...noFacts, ruleIds: ['pf10020:lt1m', 'PF10003:<b>', 'PF10003:a:b', 'PF10003:'] }, hashFn);
+    assert.deepEqual(f.filter((x) => x.startsWith('rule:')), ['rule:PF10020:lt1m']);
   });
 
   it('cart size buckets', () => {

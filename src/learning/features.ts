@@ -14,7 +14,7 @@
  * | Feature | Meaning |
  * |---|---|
  * | `bias` | always; the learnable intercept on top of the fixed prior (ftrl.ts) |
- * | `rule:<id>` | a rule that fired (PF…, SVC…), id upper-case letters and digits |
+ * | `rule:<id>`, `rule:<id>:<grade>` | a rule that fired (PF…, SVC…), with its grade for graded rules; its prior log-odds is in src/intel/payment/prior.ts |
  * | `action:<purchase\|deposit\|withdrawal\|other>` | `action` |
  * | `ptype:<type>` | `payment_type` lower-cased (1-16 of a-z 0-9 _ -), else `ptype:other` |
  * | `digital:1` | `isDigitalProducts` is true |
@@ -32,17 +32,23 @@
  * | `email_domain:<12 hex>` | keyed hash of the email domain |
  * | `device:<12 hex>` | keyed hash of customer_device_id |
  * | `missing:<email\|phone\|ip\|device\|customer_id>` | the transaction lacks that identity |
- * | `customer_age:<lt1d\|lt7d\|lt30d\|lt365d\|ge365d>` | age of the customer account (registration date, needs `facts.now`) |
+ * | `age:<bucket>` | account age at the purchase, on a log scale: lt10s, lt1m, lt10m, lt1h, lt6h, lt1d, lt3d, lt7d, lt14d, lt30d, lt90d, lt365d, ge365d (needs `facts.now`) |
+ * | `amount_z:<bucket>` | the amount's z-score against the account's history: lt-1, lt1, lt2, lt3, ge3 (20+ amounts) |
+ * | `cust_hist:<0\|1\|2-4\|5+>` | earlier scorings of the customer_id (a new customer is 0) |
+ * | `card10m:<n>`, `card_cust:<n>`, `card_email:<n>` | attempts with the card in 10 minutes; its customers in 30 days; its emails in 24 hours (0, 1, 2-3, 4+) |
+ * | `dev_cust:<n>`, `ip_cust:<n>` | customers of the device in 30 days, of the IP in 24 hours (0, 1, 2-3, 4+) |
+ * | `x:<a>&<b>` | crosses: `new` (account < 1 day), `anon` (PF10003), `disposable` (PF10004), `high` (amount z ≥ 2), `mismatch` (PF10029 or PF10017), `digital` |
  * | `cvv:<pass\|fail>` | `cvv_result` |
  * | `2fa:<0\|1>` | `customer_2fa` |
  * | `coupon:1` | a coupon was used |
  * | `cart_size:<1\|2-4\|5+>` | number of cart items |
  */
-import type { PaymentInput } from '../intel/payment/types.ts';
+import { amountZ } from '../intel/payment/rules.ts';
+import type { AmountHistory, PaymentInput, VelocitySignal } from '../intel/payment/types.ts';
 import { BIAS_FEATURE } from './ftrl.ts';
 
 export interface FeatureFacts {
-  /** Ids of the rules that fired. */
+  /** Ids of the rules that fired, `ID` or `ID:grade` (src/intel/payment/prior.ts). */
   ruleIds: readonly string[];
   /** Country of customer_ip from the IP engine, ISO alpha-2; null unknown. */
   ipCountry: string | null;
@@ -55,8 +61,12 @@ export interface FeatureFacts {
   emailDomainHash: string | null;
   /** Keyed hash (hex) of the device id, as stored in IdentityHashes.device; when undefined, `hashFn(deviceId)` is used. */
   deviceHash?: string | null;
-  /** The scoring time, for the customer age bucket; without it no customer_age feature. */
+  /** The scoring time, for the account age bucket; without it no age feature. */
   now?: Date;
+  /** Velocity counts of the transaction's identities (velocity buckets, customer history). */
+  velocity?: VelocitySignal;
+  /** The account's amount history in the transaction's currency (amount_z). */
+  accountAmounts?: AmountHistory | null;
 }
 
 /** Hex characters of a keyed hash kept in a feature: 48 bits, collisions negligible per account. */
@@ -68,6 +78,9 @@ const ACTIONS = new Set(['purchase', 'deposit', 'withdrawal']);
 const COUNTRY = /^[A-Z]{2}$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const RULE_ID = /^[A-Z]{1,8}\d{1,8}$/;
+const GRADE = /^[a-z0-9]{1,12}$/;
+/** Amount statistics need this many amounts before amount_z is emitted (as PF10016). */
+const MIN_ACCOUNT_AMOUNTS = 20;
 const PAYMENT_TYPE = /^[a-z0-9_-]{1,16}$/;
 const HEX = /^[0-9a-f]+$/i;
 const DAY_S = 86_400;
@@ -94,12 +107,24 @@ export function amountBucket(amount: number): number {
   return Math.min(MAX_AMOUNT_BUCKET, Math.floor(Math.log2(1 + amount)));
 }
 
+/** Upper bounds (seconds) of the account age buckets, a log scale from seconds to a year. */
+const AGE_BUCKETS: ReadonlyArray<[number, string]> = [
+  [10, 'lt10s'], [60, 'lt1m'], [600, 'lt10m'], [3600, 'lt1h'], [6 * 3600, 'lt6h'], [DAY_S, 'lt1d'], [3 * DAY_S, 'lt3d'],
+  [7 * DAY_S, 'lt7d'], [14 * DAY_S, 'lt14d'], [30 * DAY_S, 'lt30d'], [90 * DAY_S, 'lt90d'], [365 * DAY_S, 'lt365d'],
+];
+
 function ageBucket(ageSeconds: number): string {
-  if (ageSeconds < DAY_S) return 'lt1d';
-  if (ageSeconds < 7 * DAY_S) return 'lt7d';
-  if (ageSeconds < 30 * DAY_S) return 'lt30d';
-  if (ageSeconds < 365 * DAY_S) return 'lt365d';
+  for (const [limit, name] of AGE_BUCKETS) if (ageSeconds < limit) return name;
   return 'ge365d';
+}
+
+/** 0, 1, 2-3, 4+ (a count bucket). */
+function countBucket(n: number): string {
+  return n <= 0 ? '0' : n === 1 ? '1' : n <= 3 ? '2-3' : '4+';
+}
+
+function zBucket(z: number): string {
+  return z < -1 ? 'lt-1' : z < 1 ? 'lt1' : z < 2 ? 'lt2' : z < 3 ? 'lt3' : 'ge3';
 }
 
 function cartBucket(items: number): string | null {
@@ -112,9 +137,13 @@ function cartBucket(items: number): string | null {
 export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn: (s: string) => string): string[] {
   const out = new Set<string>([BIAS_FEATURE]);
 
-  for (const id of facts.ruleIds) {
-    const rid = id.trim().toUpperCase();
-    if (RULE_ID.test(rid)) out.add(`rule:${rid}`);
+  const fired = new Set<string>();
+  for (const raw of facts.ruleIds) {
+    const [id = '', grade, ...rest] = raw.trim().split(':');
+    const rid = id.toUpperCase();
+    if (!RULE_ID.test(rid) || rest.length > 0 || (grade !== undefined && !GRADE.test(grade))) continue;
+    fired.add(rid);
+    out.add(grade === undefined ? `rule:${rid}` : `rule:${rid}:${grade}`);
   }
 
   if (present(input.action)) {
@@ -160,10 +189,40 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
   if (!present(input.deviceId)) out.add('missing:device');
   if (!present(input.customerId)) out.add('missing:customer_id');
 
+  let young = false;
   if (facts.now && input.registrationDate !== undefined && Number.isFinite(input.registrationDate)) {
     const age = Math.max(0, facts.now.getTime() / 1000 - input.registrationDate);
-    if (Number.isFinite(age)) out.add(`customer_age:${ageBucket(age)}`);
+    if (Number.isFinite(age)) {
+      out.add(`age:${ageBucket(age)}`);
+      young = age < DAY_S;
+    }
   }
+  let high = false;
+  const acc = facts.accountAmounts;
+  if (acc && acc.count >= MIN_ACCOUNT_AMOUNTS && input.amount !== undefined && Number.isFinite(input.amount)) {
+    const z = amountZ(input.amount, acc);
+    out.add(`amount_z:${zBucket(z)}`);
+    high = z >= 2;
+  }
+  const v = facts.velocity;
+  if (v) {
+    if (v.customerHistory !== undefined) out.add(`cust_hist:${v.customerHistory === 0 ? '0' : v.customerHistory === 1 ? '1' : v.customerHistory <= 4 ? '2-4' : '5+'}`);
+    if (v.cardLast10Minutes !== undefined) out.add(`card10m:${countBucket(v.cardLast10Minutes)}`);
+    if (v.cardCustomers30d !== undefined) out.add(`card_cust:${countBucket(v.cardCustomers30d)}`);
+    if (v.cardEmailsLastDay !== undefined) out.add(`card_email:${countBucket(v.cardEmailsLastDay)}`);
+    if (v.deviceCustomers30d !== undefined) out.add(`dev_cust:${countBucket(v.deviceCustomers30d)}`);
+    if (v.ipCustomersLastDay !== undefined) out.add(`ip_cust:${countBucket(v.ipCustomersLastDay)}`);
+  }
+  // Crosses the rules' priors do not express: a new account that also hides, uses a throw-away
+  // address or pays a high amount is worse than the sum of its parts in some shops and not in others.
+  const traits: string[] = [];
+  if (young) traits.push('new');
+  if (fired.has('PF10003')) traits.push('anon');
+  if (fired.has('PF10004')) traits.push('disposable');
+  if (high) traits.push('high');
+  if (fired.has('PF10029') || fired.has('PF10017')) traits.push('mismatch');
+  if (input.isDigitalProducts) traits.push('digital');
+  for (let i = 0; i < traits.length; i++) for (let j = i + 1; j < traits.length; j++) out.add(`x:${traits[i]}&${traits[j]}`);
   if (input.cvvResult !== undefined) out.add(`cvv:${input.cvvResult ? 'pass' : 'fail'}`);
   if (input.twoFactor !== undefined) out.add(`2fa:${input.twoFactor ? 1 : 0}`);
   if (present(input.coupon)) out.add('coupon:1');

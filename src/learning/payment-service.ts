@@ -3,7 +3,8 @@ import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
 import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
-import { scorePayment } from '../intel/payment/score.ts';
+import { combine, ruleFeatures, runRules } from '../intel/payment/score.ts';
+import { countryRiskLists } from '../intel/payment/countries.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
 import { engineSignals, paymentDatasets, type PaymentEngines } from './engine-signals.ts';
 import { identitiesEvidence } from './evidence.ts';
@@ -16,8 +17,12 @@ import type { FeedbackService } from './feedback-service.ts';
 import type { VelocitySource } from './velocity.ts';
 
 /** Version of the rule set and weights (docs/payment.md); stored with every scoring. */
-export const PAYMENT_RULE_SET = 'payment-rules/1';
+export const PAYMENT_RULE_SET = 'payment-rules/2';
 
+const COUNTRY_LISTS = countryRiskLists();
+const NO_LEARNING: ReadonlyMap<string, number> = new Map();
+
+const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Histories PF10016/PF10019 compare an amount with. */
@@ -65,6 +70,8 @@ export interface PaymentServiceDeps {
   /** Applies a payment outcome that was waiting for this transaction's scoring. */
   feedback: Pick<FeedbackService, 'applyToScoring'>;
   logger: Logger;
+  /** The package-forwarder list's verdict on a shipping address (PF10032); absent when no list is loaded. */
+  reshipper?: (shipping: PaymentInput['shipping']) => PaymentSignals['reshipper'];
 }
 
 /** The plain values the account's lists are probed with; absent ones are left out. */
@@ -135,6 +142,11 @@ export class PaymentService {
 
   get engines(): PaymentEngines {
     return this.deps.engines;
+  }
+
+  /** The package-forwarder list's verdict on a shipping address (null when it is not on it, or no list is loaded). */
+  reshipper(shipping: PaymentInput['shipping']): PaymentSignals['reshipper'] {
+    return this.deps.reshipper?.(shipping) ?? null;
   }
 
   get datasets() {
@@ -216,25 +228,29 @@ export class PaymentService {
       velocity,
       lists: this.lists(lists, ids, engines.bin?.country ?? null),
       labels,
-      model: { probability: this.deps.model.prior() },
+      model: { learned: NO_LEARNING },
       amounts,
+      reshipper: this.reshipper(input.shipping),
     };
-    // The model reads what the rules found (its features include the fired rule ids), then PF10015 reads the model.
-    const first = scorePayment(input, signals);
+    // The rules fire first; the model's features include them (with their grades), and the account's
+    // learned weights of those features join the rules' priors in one logit (score.ts).
+    const hits = runRules(input, signals, { countries: COUNTRY_LISTS, digital: input.isDigitalProducts });
     const features = paymentFeatures(
       input,
       {
-        ruleIds: first.rules.map((r) => r.id).filter((id) => id !== 'PF10015'),
+        ruleIds: ruleFeatures(hits).map((f) => f.slice(5)),
         ipCountry: engines.ip?.country ?? null,
         binCountry: engines.bin?.country ?? null,
         emailDomainHash: ids.hashes.emailDomain,
         deviceHash: ids.hashes.device,
         now: call.now,
+        velocity,
+        accountAmounts: amounts.account,
       },
       (s) => this.deps.hasher.hash('text', `feature\u0000${s}`),
     );
-    const probability = await this.deps.model.predict(call.accountId, features);
-    const score = scorePayment(input, { ...signals, model: { probability } });
+    const learned = await this.deps.model.learned(call.accountId, features);
+    const score = combine(hits, learned, input.isDigitalProducts);
     const dataVersions = Object.fromEntries(this.datasets.map((d) => [d.name, d.version]));
     return { score, identities: ids, features, dataVersions };
   }
@@ -295,6 +311,16 @@ export class PaymentService {
       ['cardCustomers30d', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, 30 * DAY), distinct: 'customer' } : null],
       ['customerCardsLastDay', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, DAY), distinct: 'card' } : null],
       ['customerCards7d', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 7 * DAY), distinct: 'card' } : null],
+      ['customerCardsLastHour', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, HOUR), distinct: 'card' } : null],
+      ['customerHistory', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 30 * DAY) } : null],
+      ['cardLastMinute', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, MINUTE) } : null],
+      ['cardLast10Minutes', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, 10 * MINUTE) } : null],
+      ['cardEmailsLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY), distinct: 'email' } : null],
+      ['cardIpsLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY), distinct: 'ip' } : null],
+      ['cardCustomersLastHour', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, HOUR), distinct: 'customer' } : null],
+      ['deviceLast10Minutes', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, 10 * MINUTE) } : null],
+      ['deviceCustomers30d', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, 30 * DAY), distinct: 'customer' } : null],
+      ['ipCustomersLastDay', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, DAY), distinct: 'customer' } : null],
     ];
     const asked = wanted.filter((w): w is [keyof VelocitySignal, VelocityQuery] => w[1] !== null);
     if (asked.length === 0) return {};

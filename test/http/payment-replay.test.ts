@@ -122,7 +122,7 @@ describe('payment replay: feedback teaches the account about fraud rings, not ab
     const p = await probe('probe-before');
     probeFeatures = p.features;
     probeBefore = { probability: await t.learning.model.predict(ACCOUNT, probeFeatures), modelPoints: p.scored.modelPoints };
-    assert.ok(Math.abs(probeBefore.probability - t.learning.model.prior()) < 1e-9);
+    assert.ok(Math.abs(probeBefore.probability - t.learning.model.prior(probeFeatures)) < 1e-9);
   });
 
   it('phase 2: feedback a week later in one bulk call; the counts add up', async () => {
@@ -177,7 +177,10 @@ describe('payment replay: feedback teaches the account about fraud rings, not ab
     assert.ok(history.some((h) => h.label === 1) && history.some((h) => h.label === 0));
     const pAfter = await t.learning.model.predict(ACCOUNT, probeFeatures);
     ctx.diagnostic(`model on the probe's features: p ${probeBefore.probability.toFixed(4)} → ${pAfter.toFixed(4)}`);
-    assert.ok(pAfter > probeBefore.probability + 0.05, `${probeBefore.probability} → ${pAfter}`);
+    // In log-odds: the probe was already likely fraud from the rules' priors (a card and devices shared by
+    // many accounts); what the model learned multiplies its odds by e or more.
+    const logit = (p: number) => Math.log(p / (1 - p));
+    assert.ok(logit(pAfter) >= logit(probeBefore.probability) + 1, `${probeBefore.probability} → ${pAfter}`);
   });
 
   it('a ring-like probe after feedback: the model\'s contribution is higher (explain=yes)', async (ctx) => {
@@ -220,7 +223,7 @@ describe('payment replay: feedback teaches the account about fraud rings, not ab
     ctx.diagnostic(`phase 3 rules: normal ${ruleCounts(p3Normal)}; ring ${ruleCounts(p3Ring)}`);
 
     // The ring: a clear rise, and the learning rules say why.
-    assert.ok(figures.ring.after >= figures.ring.before + 20, JSON.stringify(figures));
+    assert.ok(figures.ring.after >= Math.min(figures.ring.before + 20, 95), JSON.stringify(figures));
     for (const s of p3Ring) assert.ok(s.rules.includes('SVC2002'), `${s.tx}: ${s.rules.join(',')}`);
     for (const s of p3Reused) {
       assert.ok(s.rules.includes('SVC2001'), `${s.tx}: ${s.rules.join(',')}`);
@@ -229,7 +232,7 @@ describe('payment replay: feedback teaches the account about fraud rings, not ab
     // Each reused ring account, one by one, scores far above any of its own purchases before feedback.
     for (const s of p3Reused) {
       const before = Math.max(...p1Ring.filter((b) => b.who.customerId === s.who.customerId).map((b) => b.score));
-      assert.ok(s.score >= before + 20, `${s.tx}: ${before} → ${s.score}`);
+      assert.ok(s.score >= Math.min(before + 20, 99), `${s.tx}: ${before} → ${s.score}`);
     }
     for (const s of p3Fresh) assert.ok(!s.rules.includes('SVC2001'), `${s.tx}: a new customer id has no fraud history of its own`);
     // Even accounts never seen before score in the medium band or above on the rings' means.
@@ -242,5 +245,7 @@ describe('payment replay: feedback teaches the account about fraud rings, not ab
       assert.ok(s.score <= 30, `${s.tx} ${s.score} ${s.rules.join(',')}`);
     }
     assert.ok(figures.normal.after <= figures.normal.before + 2, JSON.stringify(figures));
+    // Before any feedback the rules' priors alone already put the rings in review or above.
+    assert.ok(figures.ring.before >= 50, JSON.stringify(figures));
   });
 });

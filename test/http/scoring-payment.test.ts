@@ -169,7 +169,7 @@ describe('POST /scoring/payment: storage, velocity, test mode', () => {
     assert.equal(s.amount, 49.9);
     assert.equal(s.currency, 'EUR');
     assert.ok(s.features.length > 3);
-    assert.equal(s.ruleSet, 'payment-rules/1');
+    assert.equal(s.ruleSet, 'payment-rules/2');
     assert.ok(Object.keys(s.dataVersions).includes('geolite2-city'));
   });
 

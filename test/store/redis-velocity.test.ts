@@ -142,9 +142,11 @@ describe('RedisVelocity', { skip: SKIP_REDIS }, () => {
     const keys = await keysMatching(redis(), `${PREFIX}vel:${acc}:*`);
     assert.deepEqual(keys.sort(), [
       `${PREFIX}vel:${acc}:card:k-t:customer`,
+      `${PREFIX}vel:${acc}:card:k-t:ip`,
       `${PREFIX}vel:${acc}:card:k-t:n`,
       `${PREFIX}vel:${acc}:customer:c-t:card`,
       `${PREFIX}vel:${acc}:customer:c-t:n`,
+      `${PREFIX}vel:${acc}:ip:ip-t:customer`,
       `${PREFIX}vel:${acc}:ip:ip-t:n`,
     ]);
     for (const k of keys) {

@@ -5,7 +5,8 @@ import { SeedPlanSchema } from '../../accounts/seed.ts';
 import type { Store } from '../../store/ports.ts';
 import { adminError, adminGuard } from './guard.ts';
 import { respond } from './respond.ts';
-import { FTRL_BASE_RATE, FTRL_DEFAULTS, weightOf } from '../../learning/ftrl.ts';
+import { BASE_LOGIT, PRIOR_LOG_ODDS } from '../../intel/payment/prior.ts';
+import { FTRL_DEFAULTS, sigmoid, weightOf } from '../../learning/ftrl.ts';
 import { registerPolicyAdminRoutes, type PolicyAdminDeps } from './policy-routes.ts';
 
 export interface AdminDeps {
@@ -122,7 +123,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
           await deps.accounts.getAccount(req.params.id);
           const coordinates = await deps.store.model.allWeights(req.params.id);
           const weights = coordinates.map((c) => ({ feature: c.feature, weight: weightOf(c), z: c.z, n: c.n }));
-          return { accountId: req.params.id, algorithm: 'ftrl-proximal', params: FTRL_DEFAULTS, baseRate: FTRL_BASE_RATE, features: weights.length, weights };
+          // The learned weights are corrections on top of the rules' documented priors (log-odds).
+          return {
+            accountId: req.params.id, algorithm: 'ftrl-proximal', params: FTRL_DEFAULTS, baseRate: sigmoid(BASE_LOGIT), baseLogit: BASE_LOGIT,
+            priors: PRIOR_LOG_ODDS, features: weights.length, weights,
+          };
         })(reply),
       );
       admin.get<{ Params: { id: string }; Querystring: { limit?: string } }>('/accounts/:id/model/history', (req, reply) =>

@@ -46,7 +46,7 @@ function resultOf(scored: { score: number; rules: Array<{ id: string; descriptio
   };
 }
 
-/** Signals for test mode: the local engines' verdicts, no store, no history, the prior model. */
+/** Signals for test mode: the local engines' verdicts, no store, no history, the rules' priors only. */
 function testSignals(learning: Learning, input: PaymentInput, now: Date): PaymentSignals {
   return {
     now,
@@ -54,8 +54,9 @@ function testSignals(learning: Learning, input: PaymentInput, now: Date): Paymen
     velocity: {},
     lists: { ip: false, email: false, phone: false, card: false, customer: false, confirmedFraud: false },
     labels: { customer: 0, shared: 0, customerFraud30d: 0 },
-    model: { probability: learning.model.prior() },
+    model: { learned: new Map() },
     amounts: { customer: null, account: null },
+    reshipper: learning.payments.reshipper(input.shipping),
   };
 }
 

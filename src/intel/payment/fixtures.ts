@@ -25,12 +25,13 @@ export interface SignalOverrides {
   labels?: Partial<LabelSignal>;
   model?: Partial<ModelSignal>;
   amounts?: Partial<PaymentSignals['amounts']>;
+  reshipper?: PaymentSignals['reshipper'];
 }
 
 /**
  * Signals of a clean transaction: an ordinary residential IP in the US, a valid email and mobile
- * phone, a valid Visa card issued in the US, no velocity, no lists, no labels, model at 0, no
- * amount history. `over` merges one level deep (`{ip: {isTor: true}}` keeps the rest of the IP);
+ * phone, a valid Visa card issued in the US, no velocity, no lists, no labels, nothing learned, no
+ * amount history, not a package forwarder. `over` merges one level deep (`{ip: {isTor: true}}` keeps the rest of the IP);
  * `null` for ip/email/phone/bin means "not sent".
  */
 export function cleanSignals(over: SignalOverrides = {}): PaymentSignals {
@@ -41,13 +42,14 @@ export function cleanSignals(over: SignalOverrides = {}): PaymentSignals {
       risk: 0, country: 'US', latitude: 40.71, longitude: -74.01,
     },
     email: { valid: true, disposable: false, score: 0, reason: '' },
-    phone: { valid: true, disposable: false, type: 'MOBILE', reason: null },
+    phone: { valid: true, disposable: false, type: 'MOBILE', reason: null, country: 'US' } as PhoneSignal,
     bin: { valid: true, scheme: 'Visa', coScheme: null, country: 'US', reason: null },
     velocity: {},
     lists: { ip: false, email: false, phone: false, card: false, customer: false, confirmedFraud: false },
     labels: { customer: 0, shared: 0, customerFraud30d: 0 },
-    model: { probability: 0 },
+    model: { learned: new Map<string, number>() } as ModelSignal,
     amounts: { customer: null, account: null } as PaymentSignals['amounts'],
+    reshipper: null,
   } satisfies PaymentSignals;
   const merge = <T extends object>(a: T, b: Partial<T> | null | undefined): T | null => (b === undefined ? a : b === null ? null : { ...a, ...b });
   return {
@@ -61,6 +63,7 @@ export function cleanSignals(over: SignalOverrides = {}): PaymentSignals {
     labels: { ...base.labels, ...(over.labels ?? {}) },
     model: { ...base.model, ...(over.model ?? {}) },
     amounts: { ...base.amounts, ...(over.amounts ?? {}) },
+    reshipper: over.reshipper ?? null,
   };
 }
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countryRiskLists, HIGH_FRAUD_CUSTOMER_COUNTRIES, HIGH_RISK_CARD_COUNTRIES } from './countries.ts';
 import { cleanSignals, emptyInput, history, TEST_NOW, type SignalOverrides } from './fixtures.ts';
+import { DIGITAL_BOOSTED, DIGITAL_FACTOR, featurePrior, PRIOR_LOG_ODDS } from './prior.ts';
 import {
-  amountZ, DIGITAL_BOOSTED, DIGITAL_WEIGHT_FACTOR, haversineKm, PAYMENT_RULE_IDS, PAYMENT_RULE_WEIGHTS, PAYMENT_RULES, RELAY_ONLY_FACTOR,
-  THRESHOLDS, type PaymentRuleId, type RuleContext,
+  amountZ, haversineKm, modelFlagHit, PAYMENT_RULE_IDS, PAYMENT_RULES, THRESHOLDS, type PaymentRuleId, type RuleContext,
 } from './rules.ts';
 import type { PaymentInput } from './types.ts';
 
@@ -23,8 +23,8 @@ interface Case {
   input?: Partial<PaymentInput>;
   signals?: SignalOverrides;
   fires: boolean;
-  /** Expected points when it fires (default: the weight). */
-  points?: number;
+  /** Expected grade when it fires (graded rules; absent: ungraded). */
+  grade?: string;
   /** A fragment of the detail. */
   detail?: string;
 }
@@ -52,21 +52,22 @@ const CASES: Record<PaymentRuleId, Case[]> = {
     { name: 'no IP sent', signals: { ip: null }, fires: false },
     { name: 'residential IP', fires: false },
     { name: 'not an address', signals: { ip: { valid: false, isProxy: true } }, fires: false },
-    { name: 'Tor', signals: { ip: { isTor: true, isProxy: true } }, fires: true, detail: 'Tor' },
+    { name: 'Tor', signals: { ip: { isTor: true, isProxy: true } }, fires: true, detail: 'Tor', grade: 'tor' },
     { name: 'VPN', signals: { ip: { isProxy: true, proxyType: 'VPN' } }, fires: true, detail: 'VPN' },
     { name: 'hosting', signals: { ip: { isHosting: true } }, fires: true, detail: 'hosting' },
     { name: 'bot', signals: { ip: { isBot: true } }, fires: true },
-    { name: 'relay alone: a third of the weight', signals: { ip: { isRelay: true } }, fires: true, points: 15 * RELAY_ONLY_FACTOR },
-    { name: 'relay and hosting: full weight', signals: { ip: { isRelay: true, isHosting: true } }, fires: true, points: 15 },
-    { name: 'digital goods: VPN × 1.5', input: { isDigitalProducts: true }, signals: { ip: { isProxy: true } }, fires: true, points: 22.5 },
+    { name: 'relay alone: the weakest grade', signals: { ip: { isRelay: true } }, fires: true, grade: 'relay' },
+    { name: 'relay and hosting: hosting', signals: { ip: { isRelay: true, isHosting: true } }, fires: true, grade: 'hosting' },
+    { name: 'Tor and hosting: Tor', signals: { ip: { isTor: true, isHosting: true } }, fires: true, grade: 'tor' },
+    { name: 'VPN grade', input: { isDigitalProducts: true }, signals: { ip: { isProxy: true } }, fires: true, grade: 'proxy' },
   ],
   PF10004: [
     { name: 'no email sent', signals: { email: null }, fires: false },
     { name: 'good email', fires: false },
     { name: 'score 1 is fine', signals: { email: { score: 1 } }, fires: false },
-    { name: 'invalid', signals: { email: { valid: false, reason: 'no MX' } }, fires: true, detail: 'no MX' },
-    { name: 'disposable', signals: { email: { disposable: true } }, fires: true },
-    { name: 'score 2', signals: { email: { score: 2 } }, fires: true },
+    { name: 'invalid', signals: { email: { valid: false, reason: 'no MX' } }, fires: true, detail: 'no MX', grade: 'invalid' },
+    { name: 'disposable', signals: { email: { disposable: true } }, fires: true, grade: 'disposable' },
+    { name: 'score 2', signals: { email: { score: 2 } }, fires: true, grade: 'spam' },
   ],
   PF10005: [
     { name: 'no phone sent', signals: { phone: null }, fires: false },
@@ -133,26 +134,26 @@ const CASES: Record<PaymentRuleId, Case[]> = {
   PF10012: [
     { name: 'unknown', fires: false },
     { name: '2 customers (a household)', signals: { velocity: { cardCustomers30d: 2 } }, fires: false },
-    { name: '3 customers', signals: { velocity: { cardCustomers30d: 3 } }, fires: true },
+    { name: '3 customers', signals: { velocity: { cardCustomers30d: 3 } }, fires: true, grade: '3' },
+    { name: '10 customers in the last hour', signals: { velocity: { cardCustomers30d: 10, cardCustomersLastHour: 10 } }, fires: true, grade: '10', detail: 'last hour' },
+    { name: '6 customers', signals: { velocity: { cardCustomers30d: 6 } }, fires: true, grade: '5' },
     { name: 'digital goods: 2 customers', input: { isDigitalProducts: true }, signals: { velocity: { cardCustomers30d: 2 } }, fires: true },
   ],
   PF10013: [
     { name: 'no user agent', fires: false },
     { name: 'a real browser', input: { userAgent: CHROME }, fires: false },
     { name: 'curl', input: { userAgent: 'curl/8.4.0' }, fires: true, detail: 'curl' },
-    { name: 'digital goods: × 1.5', input: { userAgent: 'python-requests/2.31.0', isDigitalProducts: true }, fires: true, points: 22.5 },
+    { name: 'digital goods: python-requests', input: { userAgent: 'python-requests/2.31.0', isDigitalProducts: true }, fires: true },
   ],
   PF10014: [
     { name: 'no user agent', fires: false },
     { name: 'a real browser', input: { userAgent: CHROME }, fires: false },
     { name: 'BlueStacks', input: { userAgent: 'Mozilla/5.0 (Linux; Android 7.1.2; SM-G955N Build/N2G48H; wv) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0 Mobile Safari/537.36 BlueStacks' }, fires: true, detail: 'BlueStacks' },
-    { name: 'digital goods: × 1.5', input: { isDigitalProducts: true, userAgent: 'Dalvik/2.1.0 (Linux; U; Android 9; vbox86p Build/PI)' }, fires: true, points: 30 },
+    { name: 'digital goods: vbox86p', input: { isDigitalProducts: true, userAgent: 'Dalvik/2.1.0 (Linux; U; Android 9; vbox86p Build/PI)' }, fires: true },
   ],
   PF10015: [
-    { name: 'probability 0', fires: false },
-    { name: 'probability 0.49', signals: { model: { probability: 0.49 } }, fires: false },
-    { name: 'probability 0.5 (listed, 0 points of its own)', signals: { model: { probability: 0.5 } }, fires: true, points: 0 },
-    { name: 'NaN probability', signals: { model: { probability: NaN } }, fires: false },
+    // Decided by score.ts from the combined score (modelFlagHit, tested below), never by the rule table.
+    { name: 'the table never fires it', signals: { model: { learned: new Map([['bias', 9]]) } }, fires: false },
   ],
   PF10016: [
     { name: 'no amount', signals: { amounts: { account: history(Array(30).fill(20) as number[]) } }, fires: false },
@@ -174,7 +175,7 @@ const CASES: Record<PaymentRuleId, Case[]> = {
     { name: 'billing over 500 km (New York - Chicago)', input: { billing: { country: 'US', latitude: 41.88, longitude: -87.63 } }, fires: true, detail: 'km' },
     { name: 'invalid billing coordinates are PF10006, not a distance', input: { billing: { latitude: 0, longitude: 0 } }, fires: false },
     { name: 'bogon IP', input: { billing: { country: 'FR' } }, signals: { ip: { bogon: true } }, fires: false },
-    { name: 'digital goods: × 1.5', input: { isDigitalProducts: true, billing: { country: 'FR' } }, fires: true, points: 15 },
+    { name: 'digital goods', input: { isDigitalProducts: true, billing: { country: 'FR' } }, fires: true },
   ],
   PF10018: [
     { name: 'none', fires: false },
@@ -193,9 +194,12 @@ const CASES: Record<PaymentRuleId, Case[]> = {
   PF10020: [
     { name: 'no registration date', fires: false },
     { name: 'registered a year ago', input: { registrationDate: NOW_S - 365 * 86400 }, fires: false },
-    { name: 'registered 2 hours ago', input: { registrationDate: NOW_S - 7200 }, fires: true, detail: '2.0 hours' },
+    { name: 'registered 2 hours ago', input: { registrationDate: NOW_S - 7200 }, fires: true, detail: '2.0 hours', grade: 'lt1d' },
+    { name: 'registered 30 seconds before', input: { registrationDate: NOW_S - 30 }, fires: true, detail: '30 seconds', grade: 'lt1m' },
+    { name: 'registered 5 minutes before', input: { registrationDate: NOW_S - 300 }, fires: true, grade: 'lt10m' },
+    { name: 'registered 30 minutes before', input: { registrationDate: NOW_S - 1800 }, fires: true, grade: 'lt1h' },
     { name: 'registered 25 hours ago', input: { registrationDate: NOW_S - 25 * 3600 }, fires: false },
-    { name: 'digital goods: 48 hours ago', input: { isDigitalProducts: true, registrationDate: NOW_S - 48 * 3600 }, fires: true },
+    { name: 'digital goods: 48 hours ago', input: { isDigitalProducts: true, registrationDate: NOW_S - 48 * 3600 }, fires: true, grade: 'lt3d' },
     { name: 'digital goods: 73 hours ago', input: { isDigitalProducts: true, registrationDate: NOW_S - 73 * 3600 }, fires: false },
     { name: 'a few minutes in the future (clock skew)', input: { registrationDate: NOW_S + 300 }, fires: true },
     { name: 'far in the future (milliseconds sent?) is ignored', input: { registrationDate: NOW_S * 1000 }, fires: false },
@@ -228,6 +232,51 @@ const CASES: Record<PaymentRuleId, Case[]> = {
     { name: 'not listed', fires: false },
     { name: 'customer listed', signals: { lists: { customer: true } }, fires: true },
   ],
+  PF10027: [
+    { name: 'no card or device', fires: false },
+    { name: 'first attempt', signals: { velocity: { cardLast10Minutes: 0, cardLastMinute: 0 } }, fires: false },
+    { name: 'one earlier attempt', signals: { velocity: { cardLast10Minutes: 1 } }, fires: true, grade: '1' },
+    { name: 'three earlier attempts, one in the last minute', signals: { velocity: { cardLast10Minutes: 3, cardLastMinute: 1 } }, fires: true, grade: '2', detail: 'last minute' },
+    { name: 'twelve earlier attempts', signals: { velocity: { cardLast10Minutes: 12 } }, fires: true, grade: '8' },
+    { name: 'small amounts count double', input: { amount: 1 }, signals: { velocity: { cardLast10Minutes: 2 } }, fires: true, grade: '4', detail: 'small amount' },
+    { name: 'a device with 5 attempts rotating cards', signals: { velocity: { cardLast10Minutes: 0, deviceLast10Minutes: 5 } }, fires: true, grade: '2', detail: 'device' },
+    { name: 'a device with 4 attempts', signals: { velocity: { deviceLast10Minutes: 4 } }, fires: false },
+  ],
+  PF10028: [
+    { name: 'nothing known', fires: false },
+    { name: 'two emails', signals: { velocity: { cardEmailsLastDay: 2, cardIpsLastDay: 2 } }, fires: false },
+    { name: 'three emails', signals: { velocity: { cardEmailsLastDay: 3 } }, fires: true, grade: '3', detail: 'emails' },
+    { name: 'twelve IPs', signals: { velocity: { cardIpsLastDay: 12 } }, fires: true, grade: '5', detail: 'IP' },
+  ],
+  PF10029: [
+    { name: 'all US', input: { shipping: { country: 'US' } }, fires: false },
+    { name: 'nothing but the IP', signals: { bin: null, phone: null }, fires: false },
+    { name: 'card US, IP DE', signals: { ip: { country: 'DE' } }, fires: true, grade: '2', detail: 'IP DE' },
+    { name: 'card US, IP DE, shipping NG', input: { shipping: { country: 'NG' } }, signals: { ip: { country: 'DE' } }, fires: true, grade: '3' },
+    { name: 'phone NG, everything else US', input: { shipping: { country: 'US' } }, signals: { phone: { country: 'NG' } }, fires: true, grade: '2', detail: 'phone NG' },
+    { name: 'a private IP does not count', input: { shipping: { country: 'US' } }, signals: { ip: { country: null, bogon: true } }, fires: false },
+    { name: 'shipping 4,000 km from the IP in the same country', input: { shipping: { country: 'US', latitude: 34.05, longitude: -118.24 } }, fires: true, grade: '2', detail: 'km' },
+    { name: 'shipping near the IP', input: { shipping: { country: 'US', latitude: 40.73, longitude: -73.99 } }, fires: false },
+  ],
+  PF10030: [
+    { name: 'nothing known', fires: false },
+    { name: 'a family device (2 accounts)', signals: { velocity: { deviceCustomers30d: 2, ipCustomersLastDay: 4 } }, fires: false },
+    { name: 'a device of 3 accounts', signals: { velocity: { deviceCustomers30d: 3 } }, fires: true, grade: 'device3' },
+    { name: 'a device of 7 accounts', signals: { velocity: { deviceCustomers30d: 7 } }, fires: true, grade: 'device5' },
+    { name: 'an IP of 5 accounts in a day', signals: { velocity: { ipCustomersLastDay: 5 } }, fires: true, grade: 'ip', detail: 'IP' },
+  ],
+  PF10031: [
+    { name: 'no account history', input: { amount: 5000 }, fires: false },
+    { name: 'usual amount', input: { amount: 22 }, signals: { amounts: { account: history(Array.from({ length: 40 }, (_, i) => 10 + i)) } }, fires: false },
+    { name: 'high amount, new customer', input: { amount: 2500 }, signals: { amounts: { account: history(Array.from({ length: 40 }, (_, i) => 10 + i)) } }, fires: true, detail: 'new customer' },
+    { name: 'high amount, returning customer', input: { amount: 2500 }, signals: { velocity: { customerHistory: 3 }, amounts: { account: history(Array.from({ length: 40 }, (_, i) => 10 + i)) } }, fires: false },
+    { name: 'high amount, customer with older amounts', input: { amount: 2500 }, signals: { amounts: { customer: history([40, 50]), account: history(Array.from({ length: 40 }, (_, i) => 10 + i)) } }, fires: false },
+  ],
+  PF10032: [
+    { name: 'not a forwarder', fires: false },
+    { name: "a forwarder's warehouse", signals: { reshipper: { kind: 'address', service: 'Example Forwarding' } }, fires: true, grade: 'address', detail: 'Example Forwarding' },
+    { name: 'a forwarder ZIP code', signals: { reshipper: { kind: 'zip', service: 'forwarders' } }, fires: true, grade: 'zip' },
+  ],
   SVC2001: [
     { name: 'no evidence', fires: false },
     { name: 'decayed below 0.5', signals: { labels: { customer: 0.49 } }, fires: false },
@@ -255,7 +304,9 @@ describe('payment rules: table', () => {
           assert.ok(h, `${id} should fire`);
           assert.equal(h.id, id);
           assert.equal(h.description, PAYMENT_RULES.find((r) => r.id === id)!.description);
-          assert.ok(Math.abs(h.points - (c.points ?? PAYMENT_RULE_WEIGHTS[id])) < 1e-9, `points ${h.points}`);
+          if (c.grade !== undefined) assert.equal(h.grade, c.grade);
+          const key = h.grade === undefined ? id : `${id}:${h.grade}`;
+          assert.ok(PRIOR_LOG_ODDS[key]! > 0, `${key} has a documented prior`);
           if (c.detail !== undefined) assert.ok(h.detail?.includes(c.detail), `"${h.detail}" should mention "${c.detail}"`);
         });
       }
@@ -264,7 +315,7 @@ describe('payment rules: table', () => {
 
   it('every rule has cases that fire and cases that do not', () => {
     for (const id of PAYMENT_RULE_IDS) {
-      assert.ok(CASES[id].some((c) => c.fires), `${id} fires somewhere`);
+      if (id !== 'PF10015') assert.ok(CASES[id].some((c) => c.fires), `${id} fires somewhere`);
       assert.ok(CASES[id].some((c) => !c.fires), `${id} stays quiet somewhere`);
     }
   });
@@ -287,31 +338,41 @@ describe('payment rules: missing inputs', () => {
 });
 
 describe('payment rules: the table itself', () => {
-  it('ids are unique, in order, with a description and a non-negative weight', () => {
+  it('ids are unique, in order, with a description and a documented prior (PF10015 has none)', () => {
     const ids = PAYMENT_RULES.map((r) => r.id);
     assert.deepEqual(ids, [...PAYMENT_RULE_IDS]);
     assert.deepEqual([...ids].sort(), ids);
-    assert.equal(new Set(ids).size, 28);
+    assert.equal(new Set(ids).size, 34);
     for (const r of PAYMENT_RULES) {
       assert.ok(r.description.length > 0);
-      assert.ok(r.weight >= 0);
+      if (r.id === 'PF10015') assert.equal(PRIOR_LOG_ODDS[r.id], undefined);
+      else assert.ok(PRIOR_LOG_ODDS[r.id]! > 0, r.id);
     }
-    assert.equal(PAYMENT_RULE_WEIGHTS.PF10015, 0);
+    for (const key of Object.keys(PRIOR_LOG_ODDS)) assert.ok((PAYMENT_RULE_IDS as readonly string[]).includes(key.split(':')[0]!), key);
+  });
+
+  it('PF10015: the learned model adds at least 0.5 log-odds and the score is 50 or more', () => {
+    assert.equal(modelFlagHit(0.49, 90), null);
+    assert.equal(modelFlagHit(2, 49.99), null);
+    assert.equal(modelFlagHit(NaN, 90), null);
+    assert.equal(modelFlagHit(0.5, 50)?.id, 'PF10015');
   });
 
   it('digital goods: thresholds are stricter (lower counts, longer registration window)', () => {
     for (const [key, t] of Object.entries(THRESHOLDS)) {
       if (key === 'registrationHours') assert.ok(t.digital > t.standard, key);
-      else assert.ok(t.digital < t.standard, key);
+      else assert.ok(t.digital <= t.standard, key);
     }
   });
 
-  it('digital goods: boosted rules get × 1.5, others keep their weight', () => {
-    const ctx: RuleContext = { countries: countryRiskLists(), digital: true };
-    assert.equal(DIGITAL_WEIGHT_FACTOR, 1.5);
-    assert.deepEqual([...DIGITAL_BOOSTED].sort(), ['PF10003', 'PF10013', 'PF10014', 'PF10017']);
-    const h = PAYMENT_RULES.find((r) => r.id === 'PF10022')!.check(emptyInput({ isDigitalProducts: true }), cleanSignals({ lists: { ip: true } }), ctx);
-    assert.equal(h?.points, PAYMENT_RULE_WEIGHTS.PF10022);
+  it('digital goods: boosted rules get × 1.5 log-odds, others keep their prior', () => {
+    assert.equal(DIGITAL_FACTOR, 1.5);
+    assert.deepEqual([...DIGITAL_BOOSTED].sort(), ['PF10003', 'PF10013', 'PF10014', 'PF10017', 'PF10029']);
+    assert.equal(featurePrior('rule:PF10003:proxy', true), 1.5 * PRIOR_LOG_ODDS['PF10003:proxy']!);
+    assert.equal(featurePrior('rule:PF10003:proxy', false), PRIOR_LOG_ODDS['PF10003:proxy']);
+    assert.equal(featurePrior('rule:PF10022', true), PRIOR_LOG_ODDS.PF10022);
+    assert.equal(featurePrior('amount_bucket:3', true), 0);
+    assert.equal(featurePrior('rule:PF99999', false), 0);
   });
 });
 

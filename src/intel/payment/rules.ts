@@ -4,9 +4,9 @@
  * keep the two in step.
  *
  * Every rule reads the validated input, the signals the service gathered and the context (country
- * lists, digital goods). A rule whose inputs are missing does not fire. A rule that fires gives
- * its weight in points (PAYMENT_RULE_WEIGHTS), times DIGITAL_WEIGHT_FACTOR for the rules in
- * DIGITAL_BOOSTED when the payment is for digital goods; score.ts adds them up with the model.
+ * lists, digital goods). A rule whose inputs are missing does not fire. A rule that fires names
+ * itself and, when graded, its grade; what it weighs (log-odds) is prior.ts's documented knowledge
+ * plus what the account's model learned, and score.ts combines them.
  */
 import { checkDevice, type DeviceCheck } from './device.ts';
 import type { CountryRiskLists } from './countries.ts';
@@ -23,15 +23,14 @@ export type RuleCheck = (input: PaymentInput, signals: PaymentSignals, ctx: Rule
 export interface PaymentRule {
   id: PaymentRuleId;
   description: string;
-  /** Points when the rule fires (before the digital-goods factor and the cap). */
-  weight: number;
   check: RuleCheck;
 }
 
 export const PAYMENT_RULE_IDS = [
   'PF10001', 'PF10002', 'PF10003', 'PF10004', 'PF10005', 'PF10006', 'PF10007', 'PF10008', 'PF10009',
   'PF10010', 'PF10011', 'PF10012', 'PF10013', 'PF10014', 'PF10015', 'PF10016', 'PF10017', 'PF10018',
-  'PF10019', 'PF10020', 'PF10021', 'PF10022', 'PF10023', 'PF10024', 'PF10025', 'PF10026',
+  'PF10019', 'PF10020', 'PF10021', 'PF10022', 'PF10023', 'PF10024', 'PF10025', 'PF10026', 'PF10027',
+  'PF10028', 'PF10029', 'PF10030', 'PF10031', 'PF10032',
   'SVC2001', 'SVC2002',
 ] as const;
 export type PaymentRuleId = (typeof PAYMENT_RULE_IDS)[number];
@@ -64,54 +63,15 @@ export const PAYMENT_RULE_DESCRIPTIONS: Readonly<Record<PaymentRuleId, string>> 
   PF10024: "Customer phone is on one of the account's blacklists",
   PF10025: "Card BIN or card country is on one of the account's blacklists",
   PF10026: "customer_id is on one of the account's blacklists",
+  PF10027: 'Card testing: repeated attempts with this card or device within minutes',
+  PF10028: 'Many email addresses or IP addresses used this card',
+  PF10029: 'Countries of the card, IP address, shipping address or phone disagree',
+  PF10030: 'Device or IP address shared by many customer accounts',
+  PF10031: 'High amount for a customer without history',
+  PF10032: 'Shipping address is a known package forwarder',
   SVC2001: 'Same customer reused after a fraud label',
   SVC2002: 'Shared device, card or IP reused after a fraud label',
 };
-
-/**
- * Points per rule (docs/payment.md "Rules and weights"). Scale: the score is 0-100 with bands
- * 0-30 low, 30-60 medium, 60-100 high and the fraud_payment event at 50. One weak signal stays
- * low; two or three medium signals reach review; the account's own verdicts (blacklists, fraud
- * labels) reach review or decline alone. PF10015 is 0: the model's points are its own
- * contribution (score.ts MODEL_POINTS), the rule only names that the model crossed 0.5.
- */
-export const PAYMENT_RULE_WEIGHTS: Readonly<Record<PaymentRuleId, number>> = {
-  PF10001: 15,
-  PF10002: 15,
-  PF10003: 15,
-  PF10004: 10,
-  PF10005: 8,
-  PF10006: 5,
-  PF10007: 15,
-  PF10008: 10,
-  PF10009: 8,
-  PF10010: 8,
-  PF10011: 10,
-  PF10012: 20,
-  PF10013: 15,
-  PF10014: 20,
-  PF10015: 0,
-  PF10016: 12,
-  PF10017: 10,
-  PF10018: 35,
-  PF10019: 6,
-  PF10020: 8,
-  PF10021: 15,
-  PF10022: 40,
-  PF10023: 50,
-  PF10024: 50,
-  PF10025: 50,
-  PF10026: 60,
-  SVC2001: 35,
-  SVC2002: 25,
-};
-
-/** Digital goods: these rules' points are multiplied by DIGITAL_WEIGHT_FACTOR. */
-export const DIGITAL_WEIGHT_FACTOR = 1.5;
-export const DIGITAL_BOOSTED: ReadonlySet<PaymentRuleId> = new Set<PaymentRuleId>(['PF10003', 'PF10013', 'PF10014', 'PF10017']);
-
-/** PF10003 when the only signal is a privacy relay (iCloud Private Relay and the like): this share of the weight. */
-export const RELAY_ONLY_FACTOR = 1 / 3;
 
 /**
  * Count thresholds, `standard` and for digital goods (`digital`, stricter). Counts are of the
@@ -135,6 +95,19 @@ export const THRESHOLDS = {
   /** PF10021: distinct cards of the customer. */
   customerCardsLastDay: { standard: 3, digital: 2 },
   customerCards7d: { standard: 5, digital: 4 },
+  /** PF10012 at short windows: distinct customers of the card in the last hour. */
+  cardCustomersLastHour: { standard: 3, digital: 2 },
+  /** PF10021 at short windows: distinct cards of the customer in the last hour. */
+  customerCardsLastHour: { standard: 3, digital: 2 },
+  /** PF10027: earlier attempts with the card in ten minutes; with the device in ten minutes. */
+  cardLast10Minutes: { standard: 1, digital: 1 },
+  deviceLast10Minutes: { standard: 5, digital: 3 },
+  /** PF10028: distinct emails or IPs of the card in 24 hours. */
+  cardEmailsLastDay: { standard: 3, digital: 3 },
+  cardIpsLastDay: { standard: 3, digital: 3 },
+  /** PF10030: distinct customers of the device in 30 days; of the IP in 24 hours. */
+  deviceCustomers30d: { standard: 3, digital: 3 },
+  ipCustomersLastDay: { standard: 5, digital: 4 },
 } as const satisfies Record<string, { standard: number; digital: number }>;
 
 /** Fixed thresholds (docs/payment.md). */
@@ -143,8 +116,15 @@ export const LIMITS = {
   emailSpamScore: 2,
   /** PF10005: phone number types treated as spam. */
   phoneSpamTypes: ['VOIP', 'PREMIUM_RATE'] as readonly string[],
-  /** PF10015: model probability. */
-  modelProbability: 0.5,
+  /** PF10015: the learned part of the logit (log-odds) from which the model "flags" a transaction scored >= 50. */
+  modelLearnedLogOdds: 0.5,
+  modelScore: 50,
+  /** PF10027: an amount below this is a "small" test charge (in any currency), one grade up. */
+  smallAmount: 5,
+  /** PF10029: IP location farther than this from the shipping coordinates counts as another place (km). */
+  shippingDistanceKm: 1000,
+  /** PF10031: z-score of the amount against the account's history for a customer without history. */
+  newCustomerAccountZ: 2,
   /** PF10016: z-score of ln(1 + amount) against the account's history, with at least `accountMinSamples` amounts. */
   accountZ: 3,
   accountMinSamples: 20,
@@ -173,14 +153,8 @@ function threshold(key: keyof typeof THRESHOLDS, ctx: RuleContext): number {
   return ctx.digital ? THRESHOLDS[key].digital : THRESHOLDS[key].standard;
 }
 
-/** Points of a rule that fired, with the digital-goods factor. */
-export function rulePoints(id: PaymentRuleId, ctx: RuleContext): number {
-  const w = PAYMENT_RULE_WEIGHTS[id];
-  return ctx.digital && DIGITAL_BOOSTED.has(id) ? w * DIGITAL_WEIGHT_FACTOR : w;
-}
-
-function hit(id: PaymentRuleId, ctx: RuleContext, detail: string, factor = 1): RuleHit {
-  return { id, description: PAYMENT_RULE_DESCRIPTIONS[id], points: rulePoints(id, ctx) * factor, detail };
+function hit(id: PaymentRuleId, detail: string, grade?: string): RuleHit {
+  return grade === undefined ? { id, description: PAYMENT_RULE_DESCRIPTIONS[id], detail } : { id, description: PAYMENT_RULE_DESCRIPTIONS[id], grade, detail };
 }
 
 /** The counts that reached their thresholds, as "name n >= t" phrases. */
@@ -193,36 +167,47 @@ function overThresholds(pairs: ReadonlyArray<[string, number | undefined, keyof 
   return out;
 }
 
+/** Whether any count reached twice its threshold (grade `x2` of the velocity rules). */
+function twiceOver(pairs: ReadonlyArray<[string, number | undefined, keyof typeof THRESHOLDS]>, ctx: RuleContext): boolean {
+  return pairs.some(([, value, key]) => value !== undefined && value >= 2 * threshold(key, ctx));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Velocity
 
 /** PF10001: earlier purchases from the same IP (last hour, last day) or the same device (last day). */
 export function ipVelocity(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const v = s.velocity;
-  const over = overThresholds([
+  const pairs: Array<[string, number | undefined, keyof typeof THRESHOLDS]> = [
     ['purchases from this IP in the last hour', v.ipLastHour, 'ipLastHour'],
     ['purchases from this IP in the last 24 hours', v.ipLastDay, 'ipLastDay'],
     ['purchases from this device in the last 24 hours', v.deviceLastDay, 'deviceLastDay'],
-  ], ctx);
-  return over.length > 0 ? hit('PF10001', ctx, over.join('; ')) : null;
+  ];
+  const over = overThresholds(pairs, ctx);
+  return over.length > 0 ? hit('PF10001', over.join('; '), twiceOver(pairs, ctx) ? 'x2' : undefined) : null;
 }
 
 /** PF10002: earlier purchases by the same customer_id (last hour, last day) or with the same card (last day). */
 export function customerVelocity(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const v = s.velocity;
-  const over = overThresholds([
+  const pairs: Array<[string, number | undefined, keyof typeof THRESHOLDS]> = [
     ['purchases by this customer in the last hour', v.customerLastHour, 'customerLastHour'],
     ['purchases by this customer in the last 24 hours', v.customerLastDay, 'customerLastDay'],
     ['purchases with this card in the last 24 hours', v.cardLastDay, 'cardLastDay'],
-  ], ctx);
-  return over.length > 0 ? hit('PF10002', ctx, over.join('; ')) : null;
+  ];
+  const over = overThresholds(pairs, ctx);
+  return over.length > 0 ? hit('PF10002', over.join('; '), twiceOver(pairs, ctx) ? 'x2' : undefined) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The other engines' verdicts
 
-/** PF10003: the IP engine says Tor, proxy/VPN, hosting, bot or relay. A relay alone counts RELAY_ONLY_FACTOR. */
-export function anonymousIp(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+/**
+ * PF10003: the IP engine says Tor, proxy/VPN, hosting, bot or relay. The grade is the strongest kind
+ * present (tor, proxy, bot, hosting, relay: a privacy relay such as iCloud Private Relay is used by
+ * ordinary iPhone owners and weighs little).
+ */
+export function anonymousIp(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const ip = s.ip;
   if (!ip || !ip.valid) return null;
   const kinds: string[] = [];
@@ -232,12 +217,12 @@ export function anonymousIp(_input: PaymentInput, s: PaymentSignals, ctx: RuleCo
   if (ip.isBot) kinds.push('bot');
   if (ip.isRelay) kinds.push('privacy relay');
   if (kinds.length === 0) return null;
-  const relayOnly = kinds.length === 1 && ip.isRelay;
-  return hit('PF10003', ctx, `IP is ${kinds.join(', ')}`, relayOnly ? RELAY_ONLY_FACTOR : 1);
+  const grade = ip.isTor ? 'tor' : ip.isProxy ? 'proxy' : ip.isBot ? 'bot' : ip.isHosting ? 'hosting' : 'relay';
+  return hit('PF10003', `IP is ${kinds.join(', ')}`, grade);
 }
 
 /** PF10004: the email engine says invalid, disposable, or score >= 2. */
-export function riskyEmail(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function riskyEmail(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const e = s.email;
   if (!e) return null;
   const why: string[] = [];
@@ -245,11 +230,12 @@ export function riskyEmail(_input: PaymentInput, s: PaymentSignals, ctx: RuleCon
   if (e.disposable) why.push('disposable');
   if (e.score >= LIMITS.emailSpamScore) why.push(`email score ${e.score}`);
   if (why.length === 0) return null;
-  return hit('PF10004', ctx, e.reason ? `${why.join(', ')}: ${e.reason}` : why.join(', '));
+  const grade = !e.valid ? 'invalid' : e.disposable ? 'disposable' : 'spam';
+  return hit('PF10004', e.reason ? `${why.join(', ')}: ${e.reason}` : why.join(', '), grade);
 }
 
 /** PF10005: the phone engine says invalid, disposable, VOIP or premium rate. */
-export function riskyPhone(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function riskyPhone(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const p = s.phone;
   if (!p) return null;
   const why: string[] = [];
@@ -257,7 +243,8 @@ export function riskyPhone(_input: PaymentInput, s: PaymentSignals, ctx: RuleCon
   if (p.disposable) why.push('disposable');
   if (p.type !== null && LIMITS.phoneSpamTypes.includes(p.type)) why.push(`type ${p.type}`);
   if (why.length === 0) return null;
-  return hit('PF10005', ctx, p.reason ? `${why.join(', ')}: ${p.reason}` : why.join(', '));
+  const grade = p.disposable ? 'disposable' : !p.valid ? 'invalid' : 'type';
+  return hit('PF10005', p.reason ? `${why.join(', ')}: ${p.reason}` : why.join(', '), grade);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,22 +266,22 @@ function validCoordinates(p: PaymentPlace): p is PaymentPlace & { latitude: numb
 }
 
 /** PF10006: any of the customer, billing or shipping coordinates out of range, half given, or 0,0. */
-export function invalidCoordinates(input: PaymentInput, _s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function invalidCoordinates(input: PaymentInput): RuleHit | null {
   const problems: string[] = [];
   for (const [name, p] of [['customer', input.customer], ['billing', input.billing], ['shipping', input.shipping]] as const) {
     const why = coordinateProblem(p);
     if (why !== null) problems.push(`${name}: ${why}`);
   }
-  return problems.length > 0 ? hit('PF10006', ctx, problems.join('; ')) : null;
+  return problems.length > 0 ? hit('PF10006', problems.join('; ')) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Card
 
 /** PF10007: the BIN engine says the card number's BIN is invalid. */
-export function invalidBin(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function invalidBin(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   if (!s.bin || s.bin.valid) return null;
-  return hit('PF10007', ctx, s.bin.reason ?? 'BIN not valid');
+  return hit('PF10007', s.bin.reason ?? 'BIN not valid');
 }
 
 /** `payment_type` values (lower case, spaces, `_` and `-` removed) and what card they imply. */
@@ -321,15 +308,15 @@ const NOT_CARD: ReadonlySet<string> = new Set(PAYMENT_TYPES.notCard);
  * debit scheme (mada, RuPay...) whose card the BIN engine knows as another scheme. `cards`, the
  * mobile wallets and unknown values never fire; nor does a local scheme whose card scheme is unknown.
  */
-export function brandMismatch(input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function brandMismatch(input: PaymentInput, s: PaymentSignals): RuleHit | null {
   if (input.paymentType === undefined || input.cardNumber === undefined) return null;
   const type = normalisePaymentType(input.paymentType);
-  if (NOT_CARD.has(type)) return hit('PF10008', ctx, `payment_type ${type} sent with a card number`);
+  if (NOT_CARD.has(type)) return hit('PF10008', `payment_type ${type} sent with a card number`);
   if (!LOCAL.has(type) || !s.bin || !s.bin.valid) return null;
   const schemes = [s.bin.scheme, s.bin.coScheme].filter((x): x is string => x !== null && x !== '');
   if (schemes.length === 0) return null;
   if (schemes.some((x) => normalisePaymentType(x) === type)) return null;
-  return hit('PF10008', ctx, `payment_type ${type} but the card is ${schemes.join('/')}`);
+  return hit('PF10008', `payment_type ${type} but the card is ${schemes.join('/')}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,14 +326,14 @@ export function brandMismatch(input: PaymentInput, s: PaymentSignals, ctx: RuleC
 export function highFraudCountry(input: PaymentInput, _s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const country = input.customer.country ?? input.billing.country;
   if (country === undefined || !ctx.countries.customer.has(country)) return null;
-  return hit('PF10009', ctx, `customer country ${country}`);
+  return hit('PF10009', `customer country ${country}`);
 }
 
 /** PF10010: the card's issuing country (BIN engine) is on the high-risk list. */
 export function highRiskCardCountry(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const country = s.bin?.country;
   if (!country || !ctx.countries.card.has(country)) return null;
-  return hit('PF10010', ctx, `card issued in ${country}`);
+  return hit('PF10010', `card issued in ${country}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,13 +342,22 @@ export function highRiskCardCountry(_input: PaymentInput, s: PaymentSignals, ctx
 /** PF10011: the customer bought from many distinct locations in 30 days. */
 export function manyLocations(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const over = overThresholds([['distinct locations in 30 days', s.velocity.customerLocations30d, 'customerLocations30d']], ctx);
-  return over.length > 0 ? hit('PF10011', ctx, over.join('; ')) : null;
+  return over.length > 0 ? hit('PF10011', over.join('; ')) : null;
 }
 
-/** PF10012: the card was used by several customer_ids in 30 days. */
+/**
+ * PF10012: the card was used by several customer_ids in 30 days, or in the last hour. Graded by the
+ * number of accounts: 3-4, 5-9, 10 and more (a household shares a card between two).
+ */
 export function cardSharedByCustomers(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  const over = overThresholds([['customer accounts of this card in 30 days', s.velocity.cardCustomers30d, 'cardCustomers30d']], ctx);
-  return over.length > 0 ? hit('PF10012', ctx, over.join('; ')) : null;
+  const v = s.velocity;
+  const over = overThresholds([
+    ['customer accounts of this card in 30 days', v.cardCustomers30d, 'cardCustomers30d'],
+    ['customer accounts of this card in the last hour', v.cardCustomersLastHour, 'cardCustomersLastHour'],
+  ], ctx);
+  if (over.length === 0) return null;
+  const n = Math.max(v.cardCustomers30d ?? 0, v.cardCustomersLastHour ?? 0);
+  return hit('PF10012', over.join('; '), n >= 10 ? '10' : n >= 5 ? '5' : '3');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,27 +376,35 @@ function device(ua: string): DeviceCheck {
 }
 
 /** PF10013: the User-Agent is a bot, a tool, an impossible combination or absurd (device.ts). */
-export function deviceNotReal(input: PaymentInput, _s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function deviceNotReal(input: PaymentInput): RuleHit | null {
   if (input.userAgent === undefined) return null;
   const why = device(input.userAgent).notReal;
-  return why === null ? null : hit('PF10013', ctx, why);
+  return why === null ? null : hit('PF10013', why);
 }
 
 /** PF10014: the User-Agent names an emulator or virtual device (device.ts). */
-export function highRiskDevice(input: PaymentInput, _s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function highRiskDevice(input: PaymentInput): RuleHit | null {
   if (input.userAgent === undefined) return null;
   const which = device(input.userAgent).highRisk;
-  return which === null ? null : hit('PF10014', ctx, which);
+  return which === null ? null : hit('PF10014', which);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Model and amounts
 
-/** PF10015: the account's model says fraud with probability >= 0.5 (its points are the model's contribution). */
-export function modelFlag(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  const p = s.model.probability;
-  if (!(p >= LIMITS.modelProbability)) return null;
-  return hit('PF10015', ctx, `model probability ${p.toFixed(3)}; its points are in the model's contribution`);
+/**
+ * PF10015 reads the combined score, so score.ts decides it after every other rule (modelFlagHit): the
+ * account's learned model raised the log-odds by LIMITS.modelLearnedLogOdds or more and the score is
+ * LIMITS.modelScore or more. It has no prior of its own: its effect is the model's contribution.
+ */
+export function modelFlag(): RuleHit | null {
+  return null;
+}
+
+/** PF10015's hit, for score.ts. */
+export function modelFlagHit(learnedLogOdds: number, score: number): RuleHit | null {
+  if (!(learnedLogOdds >= LIMITS.modelLearnedLogOdds) || !(score >= LIMITS.modelScore)) return null;
+  return hit('PF10015', `the account's model adds ${learnedLogOdds.toFixed(2)} log-odds; its share is in the model's contribution`);
 }
 
 /** z-score of ln(1 + amount) against a history, with the standard deviation floored. */
@@ -416,7 +420,7 @@ function fmt(n: number): string {
  * PF10016: the amount is far above the account's history (z > 3 over at least 20 amounts) or
  * above 5 times the customer's largest (over at least 3 amounts).
  */
-export function highAmount(input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function highAmount(input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const amount = input.amount;
   if (amount === undefined || amount <= 0) return null;
   const why: string[] = [];
@@ -429,17 +433,17 @@ export function highAmount(input: PaymentInput, s: PaymentSignals, ctx: RuleCont
   if (cust && cust.count >= LIMITS.customerMaxMinSamples && cust.max > 0 && amount > LIMITS.customerMaxFactor * cust.max) {
     why.push(`${fmt(amount)} is over ${LIMITS.customerMaxFactor} times the customer's largest (${fmt(cust.max)})`);
   }
-  return why.length > 0 ? hit('PF10016', ctx, why.join('; ')) : null;
+  return why.length > 0 ? hit('PF10016', why.join('; ')) : null;
 }
 
 /** PF10019: |z| of the amount against the customer's own history > 2.5 (at least 3 amounts): unusually high or low. */
-export function unusualAmount(input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function unusualAmount(input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const amount = input.amount;
   const cust = s.amounts.customer;
   if (amount === undefined || !cust || cust.count < LIMITS.customerMinSamples) return null;
   const z = amountZ(amount, cust);
   if (Math.abs(z) <= LIMITS.customerZ) return null;
-  return hit('PF10019', ctx, `z-score ${z.toFixed(2)} against the customer's ${cust.count} amounts (${z > 0 ? 'high' : 'low'})`);
+  return hit('PF10019', `z-score ${z.toFixed(2)} against the customer's ${cust.count} amounts (${z > 0 ? 'high' : 'low'})`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -455,7 +459,7 @@ export function haversineKm(lat1: number, lon1: number, lat2: number, lon2: numb
 }
 
 /** PF10017: billing country differs from the IP's, or billing coordinates are over 500 km from the IP's. */
-export function billingMismatch(input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function billingMismatch(input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const ip = s.ip;
   if (!ip || !ip.valid || ip.bogon) return null;
   const b = input.billing;
@@ -467,17 +471,17 @@ export function billingMismatch(input: PaymentInput, s: PaymentSignals, ctx: Rul
     const km = haversineKm(b.latitude, b.longitude, ip.latitude, ip.longitude);
     if (km > LIMITS.billingDistanceKm) why.push(`billing location ${Math.round(km)} km from the IP's`);
   }
-  return why.length > 0 ? hit('PF10017', ctx, why.join('; ')) : null;
+  return why.length > 0 ? hit('PF10017', why.join('; ')) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Learning and the account's verdicts
 
 /** PF10018: at least 2 transactions of this customer with a fraud outcome in 30 days. */
-export function customerFraudHistory(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function customerFraudHistory(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const n = s.labels.customerFraud30d;
   if (!(n >= LIMITS.customerFraud30d)) return null;
-  return hit('PF10018', ctx, `${n} fraud outcomes in 30 days`);
+  return hit('PF10018', `${n} fraud outcomes in 30 days`);
 }
 
 /** PF10020: customer_registration_date within 24 hours (digital goods: 72) before now. */
@@ -487,53 +491,163 @@ export function newAccount(input: PaymentInput, s: PaymentSignals, ctx: RuleCont
   const ageSeconds = s.now.getTime() / 1000 - reg;
   const hours = threshold('registrationHours', ctx);
   if (ageSeconds < -LIMITS.registrationFutureSkewSeconds || ageSeconds >= hours * 3600) return null;
-  const shown = Math.max(0, ageSeconds) / 3600;
-  return hit('PF10020', ctx, `registered ${shown.toFixed(1)} hours ago (window ${hours} hours)`);
+  const age = Math.max(0, ageSeconds);
+  const grade = age < 60 ? 'lt1m' : age < 600 ? 'lt10m' : age < 3600 ? 'lt1h' : age < 86_400 ? 'lt1d' : 'lt3d';
+  const shown = age < 3600 ? `${Math.round(age)} seconds` : `${(age / 3600).toFixed(1)} hours`;
+  return hit('PF10020', `registered ${shown} before the purchase (window ${hours} hours)`, grade);
 }
 
 /** PF10021: many distinct cards of the customer in 24 hours or 7 days. */
 export function manyCards(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const over = overThresholds([
+    ['cards of this customer in the last hour', s.velocity.customerCardsLastHour, 'customerCardsLastHour'],
     ['cards of this customer in the last 24 hours', s.velocity.customerCardsLastDay, 'customerCardsLastDay'],
     ['cards of this customer in the last 7 days', s.velocity.customerCards7d, 'customerCards7d'],
   ], ctx);
-  return over.length > 0 ? hit('PF10021', ctx, over.join('; ')) : null;
+  return over.length > 0 ? hit('PF10021', over.join('; ')) : null;
 }
 
 /** PF10022-PF10026: the account's blacklists. */
-export function blacklistedIp(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  return s.lists.ip ? hit('PF10022', ctx, 'IP on the ip blacklist') : null;
+export function blacklistedIp(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  return s.lists.ip ? hit('PF10022', 'IP on the ip blacklist') : null;
 }
-export function blacklistedEmail(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  return s.lists.email ? hit('PF10023', ctx, 'email or its domain on the email/email_domain blacklist') : null;
+export function blacklistedEmail(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  return s.lists.email ? hit('PF10023', 'email or its domain on the email/email_domain blacklist') : null;
 }
-export function blacklistedPhone(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  return s.lists.phone ? hit('PF10024', ctx, 'phone on the phone blacklist') : null;
+export function blacklistedPhone(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  return s.lists.phone ? hit('PF10024', 'phone on the phone blacklist') : null;
 }
-export function blacklistedCard(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  return s.lists.card ? hit('PF10025', ctx, 'card BIN or country on the card_bin/card_country blacklist') : null;
+export function blacklistedCard(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  return s.lists.card ? hit('PF10025', 'card BIN or country on the card_bin/card_country blacklist') : null;
 }
-export function blacklistedCustomer(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
-  return s.lists.customer ? hit('PF10026', ctx, 'customer_id on the customer_id blacklist') : null;
+export function blacklistedCustomer(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  return s.lists.customer ? hit('PF10026', 'customer_id on the customer_id blacklist') : null;
 }
 
 /** SVC2001: decayed fraud evidence on the customer's identities (customer_id, email, phone, userID) >= 0.5. */
-export function customerFraudLabel(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function customerFraudLabel(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const e = s.labels.customer;
   if (!(e >= LIMITS.labelEvidence)) return null;
-  return hit('SVC2001', ctx, `fraud evidence ${e.toFixed(2)} on the customer's identities`);
+  return hit('SVC2001', `fraud evidence ${e.toFixed(2)} on the customer's identities`);
 }
 
 /**
  * SVC2002: decayed fraud evidence on the shared identities (device, card, IP) >= 0.5, or any
  * identity of the transaction on the automatic confirmed_fraud list (which does not decay).
  */
-export function sharedFraudLabel(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+export function sharedFraudLabel(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
   const e = s.labels.shared;
   const why: string[] = [];
   if (e >= LIMITS.labelEvidence) why.push(`fraud evidence ${e.toFixed(2)} on the device, card or IP`);
   if (s.lists.confirmedFraud) why.push('an identity is on the confirmed_fraud list');
-  return why.length > 0 ? hit('SVC2002', ctx, why.join('; ')) : null;
+  return why.length > 0 ? hit('SVC2002', why.join('; ')) : null;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Textbook fraud patterns
+
+/**
+ * PF10027, card testing: earlier attempts with the same card within ten minutes (any customer), or
+ * many with the same device. Graded by the card's attempts: 1, 2-3, 4-7, 8 and more; a small amount
+ * (below LIMITS.smallAmount, the usual test charge) with earlier attempts is one grade up.
+ */
+export function cardTesting(input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+  const v = s.velocity;
+  const over = overThresholds([
+    ['attempts with this card in the last 10 minutes', v.cardLast10Minutes, 'cardLast10Minutes'],
+    ['attempts from this device in the last 10 minutes', v.deviceLast10Minutes, 'deviceLast10Minutes'],
+  ], ctx);
+  if (over.length === 0) return null;
+  const card = v.cardLast10Minutes ?? 0;
+  const device = v.deviceLast10Minutes ?? 0;
+  // A device over its threshold counts as two attempts on a card: scripts rotate cards on one device.
+  let n = Math.max(card, device >= threshold('deviceLast10Minutes', ctx) ? 2 : 0);
+  const small = input.amount !== undefined && input.amount < LIMITS.smallAmount;
+  if (small) {
+    n = n * 2;
+    over.push(`small amount ${fmt(input.amount!)}`);
+  }
+  if (v.cardLastMinute !== undefined && v.cardLastMinute > 0) over.push(`${v.cardLastMinute} in the last minute`);
+  return hit('PF10027', over.join('; '), n >= 8 ? '8' : n >= 4 ? '4' : n >= 2 ? '2' : '1');
+}
+
+/** PF10028: many distinct emails or IP addresses used the card in 24 hours (3-4, 5 and more). */
+export function manyIdentitiesOnCard(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+  const v = s.velocity;
+  const over = overThresholds([
+    ['emails of this card in 24 hours', v.cardEmailsLastDay, 'cardEmailsLastDay'],
+    ['IP addresses of this card in 24 hours', v.cardIpsLastDay, 'cardIpsLastDay'],
+  ], ctx);
+  if (over.length === 0) return null;
+  const n = Math.max(v.cardEmailsLastDay ?? 0, v.cardIpsLastDay ?? 0);
+  return hit('PF10028', over.join('; '), n >= 5 ? '5' : '3');
+}
+
+/**
+ * PF10029: the countries of the card (BIN), the IP address, the shipping address and the phone number
+ * disagree (billing against the IP is PF10017). Graded by the number of distinct countries among those
+ * known: 2, or 3 and more. IP coordinates more than LIMITS.shippingDistanceKm from valid shipping
+ * coordinates count as a second place when the countries agree.
+ */
+export function countryMismatch(input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  const ip = s.ip && s.ip.valid && !s.ip.bogon ? s.ip : null;
+  const places: Array<[string, string | null | undefined]> = [
+    ['card', s.bin?.country],
+    ['IP', ip?.country?.toUpperCase()],
+    ['shipping', input.shipping.country],
+    ['phone', s.phone?.country],
+  ];
+  const known = places.filter((p): p is [string, string] => typeof p[1] === 'string' && p[1] !== '');
+  const distinct = new Set(known.map((p) => p[1]));
+  const why: string[] = [];
+  if (distinct.size >= 2) why.push(known.map(([name, cc]) => `${name} ${cc}`).join(', '));
+  let places2 = distinct.size;
+  if (ip && ip.latitude !== null && ip.longitude !== null && validCoordinates(input.shipping)) {
+    const km = haversineKm(input.shipping.latitude, input.shipping.longitude, ip.latitude, ip.longitude);
+    if (km > LIMITS.shippingDistanceKm) {
+      why.push(`shipping location ${Math.round(km)} km from the IP's`);
+      places2 = Math.max(places2, 2);
+    }
+  }
+  if (places2 < 2) return null;
+  return hit('PF10029', why.join('; '), places2 >= 3 ? '3' : '2');
+}
+
+/** PF10030: the device was used by 3 or more customer accounts in 30 days (5+ stronger), or the IP by 5 or more in 24 hours. */
+export function sharedByAccounts(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+  const v = s.velocity;
+  const over = overThresholds([
+    ['customer accounts of this device in 30 days', v.deviceCustomers30d, 'deviceCustomers30d'],
+    ['customer accounts of this IP in 24 hours', v.ipCustomersLastDay, 'ipCustomersLastDay'],
+  ], ctx);
+  if (over.length === 0) return null;
+  const device = v.deviceCustomers30d ?? 0;
+  const grade = device >= 5 ? 'device5' : device >= threshold('deviceCustomers30d', ctx) ? 'device3' : 'ip';
+  return hit('PF10030', over.join('; '), grade);
+}
+
+/**
+ * PF10031: a customer without history (no earlier scoring of the customer_id in 30 days and no earlier
+ * amount in 365, or no customer_id) pays an amount high against the account's own distribution (z > 2
+ * over at least 20 amounts).
+ */
+export function highAmountNewCustomer(input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  const amount = input.amount;
+  const acc = s.amounts.account;
+  if (amount === undefined || amount <= 0 || !acc || acc.count < LIMITS.accountMinSamples) return null;
+  // The customer's amounts reach back 365 days; the velocity count 30 days (the Redis windows).
+  if ((s.velocity.customerHistory ?? 0) > 0 || (s.amounts.customer?.count ?? 0) > 0) return null;
+  const z = amountZ(amount, acc);
+  if (!(z > LIMITS.newCustomerAccountZ)) return null;
+  return hit('PF10031', `new customer; z-score ${z.toFixed(2)} against the account's ${acc.count} amounts`);
+}
+
+/** PF10032: the shipping address is a package forwarder's warehouse (`address`) or in a forwarder ZIP code (`zip`). */
+export function reshipper(_input: PaymentInput, s: PaymentSignals): RuleHit | null {
+  const r = s.reshipper;
+  if (!r) return null;
+  return hit('PF10032', r.kind === 'address' ? `shipping address of ${r.service}` : `shipping postal code of package forwarders (${r.service})`, r.kind);
 }
 
 const CHECKS: Readonly<Record<PaymentRuleId, RuleCheck>> = {
@@ -563,6 +677,12 @@ const CHECKS: Readonly<Record<PaymentRuleId, RuleCheck>> = {
   PF10024: blacklistedPhone,
   PF10025: blacklistedCard,
   PF10026: blacklistedCustomer,
+  PF10027: cardTesting,
+  PF10028: manyIdentitiesOnCard,
+  PF10029: countryMismatch,
+  PF10030: sharedByAccounts,
+  PF10031: highAmountNewCustomer,
+  PF10032: reshipper,
   SVC2001: customerFraudLabel,
   SVC2002: sharedFraudLabel,
 };
@@ -571,6 +691,5 @@ const CHECKS: Readonly<Record<PaymentRuleId, RuleCheck>> = {
 export const PAYMENT_RULES: readonly PaymentRule[] = PAYMENT_RULE_IDS.map((id) => ({
   id,
   description: PAYMENT_RULE_DESCRIPTIONS[id],
-  weight: PAYMENT_RULE_WEIGHTS[id],
   check: CHECKS[id],
 }));

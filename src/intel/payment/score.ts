@@ -1,19 +1,28 @@
 /**
- * The payment score (docs/payment.md "How the score is made"): every rule of PAYMENT_RULES runs,
- * the fired ones add their points, the account's model adds MODEL_POINTS × probability, and a sum
- * above 100 is scaled down to 100. The contributions explain the score exactly: rounded to cents,
- * they add up to the score to the cent.
+ * The payment score (docs/payment.md "How the score is made"): a calibrated probability.
+ *
+ *   logit = BASE_LOGIT + Σ_fired rules (prior(rule) + learned(rule)) + Σ_other features learned(feature)
+ *   score = 100 × sigmoid(logit), rounded to cents
+ *
+ * prior.ts holds the rules' documented log-odds; `learned` is the account's online model (FTRL,
+ * src/learning/ftrl.ts), whose weights are corrections on top of the priors and can move the score
+ * anywhere in 0-100. The explanation lists the base rate, every fired rule (its prior plus what the
+ * model learned about it) and the model's other features, each with its log-odds (they add up to the
+ * logit) and its points (they add up exactly to the score, to the cent; see `pointsOf`).
  */
 import { countryRiskLists, type CountryRiskLists } from './countries.ts';
-import { PAYMENT_RULES, type RuleContext } from './rules.ts';
+import { BASE_LOGIT, featurePrior, ruleFeature } from './prior.ts';
+import { modelFlagHit, PAYMENT_RULES, type RuleContext } from './rules.ts';
 import type { PaymentContribution, PaymentInput, PaymentScore, PaymentSignals, RuleHit } from './types.ts';
 
-/** Points of the model at probability 1 (it adds MODEL_POINTS × probability). */
-export const MODEL_POINTS = 30;
-/** The highest score; a larger sum of points is scaled down to it. */
+/** The highest score. */
 export const MAX_SCORE = 100;
-/** `rulesChecked`: every rule is evaluated on every payment (26 PF rules + SVC2001 + SVC2002). */
+/** `rulesChecked`: every rule is evaluated on every payment (32 PF rules + SVC2001 + SVC2002). */
 export const RULES_CHECKED = PAYMENT_RULES.length;
+/** The logit is clamped to ±MAX_LOGIT: the score stays strictly between 0 and 100 before rounding. */
+const MAX_LOGIT = 35;
+/** How many learned features the model's contribution names in its detail. */
+const DETAIL_FEATURES = 4;
 
 export interface ScoreOptions {
   /** PF10009/PF10010 lists; the defaults of countries.ts when absent. */
@@ -21,8 +30,9 @@ export interface ScoreOptions {
 }
 
 const DEFAULT_COUNTRIES = countryRiskLists();
+const NO_LEARNING: ReadonlyMap<string, number> = new Map();
 
-/** Runs every rule; the hits in id order. */
+/** Runs every rule; the hits in id order (PF10015, which reads the score, is decided by `combine`). */
 export function runRules(input: PaymentInput, signals: PaymentSignals, ctx: RuleContext): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const rule of PAYMENT_RULES) {
@@ -32,57 +42,114 @@ export function runRules(input: PaymentInput, signals: PaymentSignals, ctx: Rule
   return hits;
 }
 
-function clampProbability(p: number): number {
-  return Number.isFinite(p) ? Math.min(1, Math.max(0, p)) : 0;
+export function sigmoid(logit: number): number {
+  const x = Math.max(-MAX_LOGIT, Math.min(MAX_LOGIT, logit));
+  return 1 / (1 + Math.exp(-x));
 }
 
 /**
- * Rounds contributions to cents so that they add up exactly to `totalCents`: each is rounded, and
- * the remainder goes to the largest (the first of equals). Should the remainder be larger than the
- * largest can give (a theoretical case), the next largest give the rest.
+ * Rounds signed contributions to cents so that they add up exactly to `totalCents`: each is rounded,
+ * and the remainder goes to the contributions of largest magnitude, one cent at a time, in the
+ * direction that brings each closer to its unrounded value first.
  */
 export function apportionCents(values: readonly number[], totalCents: number): number[] {
   const cents = values.map((v) => Math.round(v * 100));
   let diff = totalCents - cents.reduce((a, b) => a + b, 0);
   if (diff === 0 || cents.length === 0) return cents;
-  const order = cents.map((_, i) => i).sort((a, b) => (values[b]! - values[a]!) || a - b);
-  for (const i of order) {
-    const next = Math.max(0, cents[i]! + diff);
-    diff -= next - cents[i]!;
-    cents[i] = next;
-    if (diff === 0) break;
+  const step = Math.sign(diff);
+  // Who gains (or loses) a cent: the largest magnitudes first, then the ones rounded furthest the other way.
+  const order = cents.map((_, i) => i).sort((a, b) => (Math.abs(values[b]!) - Math.abs(values[a]!)) || a - b);
+  for (let k = 0; diff !== 0; k++) {
+    const i = order[k % order.length]!;
+    cents[i]! += step;
+    diff -= step;
   }
   return cents;
 }
 
-/** Scores one payment (see the file comment). Pure: `signals.now` is the only clock. */
-export function scorePayment(input: PaymentInput, signals: PaymentSignals, ctx?: ScoreOptions): PaymentScore {
-  const ruleCtx: RuleContext = { countries: ctx?.countries ?? DEFAULT_COUNTRIES, digital: input.isDigitalProducts };
-  const hits = runRules(input, signals, ruleCtx);
-  const probability = clampProbability(signals.model.probability);
+/**
+ * Points of each contribution. The base rate's points are 100 × sigmoid(BASE_LOGIT); the rest of the
+ * score (score − base points) is shared among the other contributions in proportion to their log-odds
+ * (the secant of the sigmoid between the base and the score, at most 25 points a unit of log-odds), so
+ * a contribution that lowers the odds has negative points. Rounded to cents by apportionCents.
+ */
+function pointsOf(logOdds: readonly number[], baseIndex: number, logit: number, scoreCents: number): number[] {
+  const base = MAX_SCORE * sigmoid(BASE_LOGIT);
+  const rest = logit - BASE_LOGIT;
+  const slope = Math.abs(rest) > 1e-9 ? (scoreCents / 100 - base) / rest : MAX_SCORE * sigmoid(BASE_LOGIT) * (1 - sigmoid(BASE_LOGIT));
+  const raw = logOdds.map((l, i) => (i === baseIndex ? base : l * slope));
+  return apportionCents(raw, scoreCents).map((c) => c / 100);
+}
 
-  const parts: Array<Omit<PaymentContribution, 'points'> & { raw: number }> = hits.map((h) => ({
-    source: 'rule' as const,
-    id: h.id,
-    raw: h.points,
-    ...(h.detail !== undefined ? { detail: h.detail } : {}),
-  }));
-  parts.push({ source: 'model', id: 'model', raw: MODEL_POINTS * probability, detail: `fraud probability ${probability.toFixed(3)} × ${MODEL_POINTS}` });
+/** The learned features that moved the logit most, as "feature +w" phrases. */
+function learnedDetail(entries: ReadonlyArray<[string, number]>): string {
+  const top = [...entries].filter(([, w]) => w !== 0).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, DETAIL_FEATURES);
+  if (top.length === 0) return "the account's model has learned nothing that applies here yet";
+  return `learned from the account's outcomes: ${top.map(([f, w]) => `${f} ${w >= 0 ? '+' : ''}${w.toFixed(2)}`).join(', ')}`;
+}
 
-  const sum = parts.reduce((a, p) => a + p.raw, 0);
-  const scale = sum > MAX_SCORE ? MAX_SCORE / sum : 1;
-  const scaled = parts.map((p) => p.raw * scale);
-  const scoreCents = Math.min(MAX_SCORE * 100, Math.max(0, Math.round(scaled.reduce((a, b) => a + b, 0) * 100)));
-  const cents = apportionCents(scaled, scoreCents);
+/**
+ * Combines fired rules and the account's learned weights into the score (see the file comment).
+ * `learned` maps model features to learned log-odds; a rule's learned weight is that of its feature.
+ */
+export function combine(hits: readonly RuleHit[], learned: ReadonlyMap<string, number>, digital: boolean): PaymentScore {
+  const ruleFeatures = new Set<string>();
+  const parts: Array<Omit<PaymentContribution, 'points'>> = [
+    { source: 'base', id: 'base', logOdds: BASE_LOGIT, detail: `base rate ${(100 * sigmoid(BASE_LOGIT)).toFixed(2)}% before any signal` },
+  ];
+  let learnedTotal = 0;
+  for (const h of hits) {
+    const feature = ruleFeature(h.id, h.grade);
+    ruleFeatures.add(feature);
+    const prior = featurePrior(feature, digital);
+    const learnt = learned.get(feature) ?? 0;
+    learnedTotal += learnt;
+    const why = learnt === 0 ? '' : ` (prior ${prior.toFixed(2)}, learned ${learnt >= 0 ? '+' : ''}${learnt.toFixed(2)})`;
+    parts.push({ source: 'rule', id: h.id, logOdds: prior + learnt, ...(h.detail !== undefined ? { detail: h.detail + why } : why ? { detail: why.trim() } : {}) });
+  }
+  const other: Array<[string, number]> = [];
+  let model = 0;
+  for (const [f, w] of learned) {
+    if (ruleFeatures.has(f) || !Number.isFinite(w)) continue;
+    model += w;
+    other.push([f, w]);
+  }
+  learnedTotal += model;
+  parts.push({ source: 'model', id: 'model', logOdds: model, detail: learnedDetail(other) });
 
-  // Object.assign on the fresh rest object, not `{ ...p, points }`: on Node 20 a spread followed by another
-  // property gives every object a hidden class of its own (docs/benchmarks.md, 2026-11-24).
-  const contributions: PaymentContribution[] = parts.map(({ raw: _raw, ...p }, i) => Object.assign(p, { points: cents[i]! / 100 }));
+  const logit = Math.max(-MAX_LOGIT, Math.min(MAX_LOGIT, parts.reduce((a, p) => a + p.logOdds, 0)));
+  const scoreCents = Math.round(MAX_SCORE * 100 * sigmoid(logit));
+  const flag = modelFlagHit(learnedTotal, scoreCents / 100);
+  const fired = flag === null ? [...hits] : [...hits, flag].sort((a, b) => ruleOrder(a.id) - ruleOrder(b.id));
+  const points = pointsOf(parts.map((p) => p.logOdds), 0, logit, scoreCents);
+  // Object.assign on the part, not `{ ...p, points }`: on Node 20 a spread followed by another property
+  // gives every object a hidden class of its own (docs/benchmarks.md, 2026-11-24).
+  const contributions: PaymentContribution[] = parts.map((p, i) => Object.assign(p, { points: points[i]!, logOdds: round4(p.logOdds) }));
   return {
     score: scoreCents / 100,
-    rules: hits.map((h) => ({ id: h.id, description: h.description })),
+    rules: fired.map((h) => ({ id: h.id, description: h.description })),
     rulesChecked: RULES_CHECKED,
-    rulesDetected: hits.length,
+    rulesDetected: fired.length,
     contributions,
   };
+}
+
+function round4(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}
+
+const ORDER = new Map(PAYMENT_RULES.map((r, i) => [r.id as string, i]));
+function ruleOrder(id: string): number {
+  return ORDER.get(id) ?? ORDER.size;
+}
+
+/** The model features of the fired rules (what prior.ts and the account's model know them by). */
+export function ruleFeatures(hits: readonly RuleHit[]): string[] {
+  return hits.map((h) => ruleFeature(h.id, h.grade));
+}
+
+/** Scores one payment with the rules and `signals.model.learned` (see the file comment). Pure: `signals.now` is the only clock. */
+export function scorePayment(input: PaymentInput, signals: PaymentSignals, ctx?: ScoreOptions): PaymentScore {
+  const ruleCtx: RuleContext = { countries: ctx?.countries ?? DEFAULT_COUNTRIES, digital: input.isDigitalProducts };
+  return combine(runRules(input, signals, ruleCtx), signals.model.learned ?? NO_LEARNING, input.isDigitalProducts);
 }

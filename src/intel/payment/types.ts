@@ -100,6 +100,8 @@ export interface PhoneSignal {
   /** libphonenumber type (MOBILE, VOIP, PREMIUM_RATE...), null unknown. */
   type: string | null;
   reason: string | null;
+  /** The country of the number (ISO alpha-2, from its calling code and prefix), null unknown. */
+  country: string | null;
 }
 
 export interface BinSignal {
@@ -131,6 +133,21 @@ export interface VelocitySignal {
   /** Distinct cards of the customer in 24 hours and in 7 days. */
   customerCardsLastDay?: number;
   customerCards7d?: number;
+  /** Card testing: attempts with the card in the last minute and ten minutes, with the device in ten minutes. */
+  cardLastMinute?: number;
+  cardLast10Minutes?: number;
+  deviceLast10Minutes?: number;
+  /** Distinct emails and IP addresses that used the card in 24 hours. */
+  cardEmailsLastDay?: number;
+  cardIpsLastDay?: number;
+  /** Distinct customers of the card in the last hour; distinct cards of the customer in the last hour. */
+  cardCustomersLastHour?: number;
+  customerCardsLastHour?: number;
+  /** Fraud rings: distinct customers of the device in 30 days, of the IP in 24 hours. */
+  deviceCustomers30d?: number;
+  ipCustomersLastDay?: number;
+  /** Earlier scorings of the customer (customer_id) in 30 days (the longest window Redis keeps). */
+  customerHistory?: number;
 }
 
 /** Which of the account's blacklists the transaction's identities are on. */
@@ -165,8 +182,19 @@ export interface AmountHistory {
 }
 
 export interface ModelSignal {
-  /** The account model's fraud probability for this transaction, 0-1. */
-  probability: number;
+  /**
+   * The account model's learned log-odds of this transaction's features (feature → weight; absent = 0),
+   * added to the rules' documented priors (prior.ts). Empty for an account without labels, and in test mode.
+   */
+  learned: ReadonlyMap<string, number>;
+}
+
+/** The shipping address matched a known package forwarder (PF10032). */
+export interface ReshipperSignal {
+  /** `address`: the forwarder's warehouse street address; `zip`: a postal code dominated by forwarders. */
+  kind: 'address' | 'zip';
+  /** The forwarding service named by the list. */
+  service: string;
 }
 
 export interface PaymentSignals {
@@ -180,23 +208,29 @@ export interface PaymentSignals {
   labels: LabelSignal;
   model: ModelSignal;
   amounts: { customer: AmountHistory | null; account: AmountHistory | null };
+  /** The shipping address on the package-forwarder list; null when it is not, or no list is loaded. */
+  reshipper: ReshipperSignal | null;
 }
 
 /** One rule's verdict. */
 export interface RuleHit {
   id: string;
   description: string;
-  /** Points this rule adds before the cap (its documented weight, maybe scaled for digital goods). */
-  points: number;
+  /** The grade of a graded rule (`lt1m`, `tor`...): its model feature is `rule:<id>:<grade>` (prior.ts). */
+  grade?: string;
   /** What exactly fired (for the `explain=yes` contribution); the rule's description stays fixed. */
   detail?: string;
 }
 
-/** One part of the score for `explain=yes`; the points of all contributions sum exactly to `score`. */
+/**
+ * One part of the score for `explain=yes`. `logOdds` add up to the logit of the score (base + rules +
+ * model); `points` add up exactly to `score` (docs/payment.md "How the score is made").
+ */
 export interface PaymentContribution {
-  source: 'rule' | 'model';
+  source: 'base' | 'rule' | 'model';
   id: string;
   points: number;
+  logOdds: number;
   detail?: string;
 }
 

@@ -11,7 +11,8 @@
  *   `field` (customer, user, email, emailDomain, phone, ip, device, card) has the keyed hash `hash`; member
  *   the scoring id, score its scoredAt in epoch ms. Answers "how many scorings of this IP since t" (ZCOUNT).
  * - `vel:<account>:<field>:<hash>:<other>`: sorted set of the distinct values of another identity seen with
- *   it, for the pairs customer→card, card→customer and customer→location; member the other keyed hash,
+ *   it, for the pairs of VELOCITY_PAIRS (customer→card, card→customer, customer→location, card→email, card→ip,
+ *   device→customer, ip→customer); member the other keyed hash,
  *   score the latest time they were seen together (ZADD GT). Answers "how many cards of this customer
  *   since t".
  *   Both velocity families (redis-velocity.ts) keep members of the last VELOCITY_TTL_SECONDS (31 days,

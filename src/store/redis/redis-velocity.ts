@@ -16,6 +16,10 @@ export const VELOCITY_PAIRS = [
   { by: 'customer', distinct: 'card' },
   { by: 'card', distinct: 'customer' },
   { by: 'customer', distinct: 'location' },
+  { by: 'card', distinct: 'email' },
+  { by: 'card', distinct: 'ip' },
+  { by: 'device', distinct: 'customer' },
+  { by: 'ip', distinct: 'customer' },
 ] as const satisfies ReadonlyArray<{ by: IdentityField; distinct: IdentityField | 'location' }>;
 
 /** Identities whose windows are personal data of one user: forget() deletes their keys whole. */
@@ -50,7 +54,7 @@ async function run(batch: ChainableCommander, what: string): Promise<unknown[]> 
  * - `vel:<account>:<field>:<hash>:n`: one member per scoring (its id), scored by scoredAt ms, for every
  *   identity field the scoring has. `velocity({by, hash, since})` is ZCOUNT since..+inf.
  * - `vel:<account>:<field>:<hash>:<other>` for the pairs of VELOCITY_PAIRS (customer→card, card→customer,
- *   customer→location): one member per distinct other hash, scored by the latest time the two were seen
+ *   customer→location, card→email, card→ip, device→customer, ip→customer): one member per distinct other hash, scored by the latest time the two were seen
  *   together (ZADD GT, so a replayed older scoring never moves it back). `velocity({by, hash, since,
  *   distinct})` is ZCOUNT since..+inf: the distinct values seen with it since `since`. Another pair throws.
  *
