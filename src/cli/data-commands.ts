@@ -8,6 +8,7 @@ export const DATA_USAGE = `  vigil data import DIR                         impor
                                                 and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev layouts)
                                                 and DIR/tor-exit-nodes/, vpn-datacenter-x4bnet/, cloud-ranges-jhassine/, datacenter-ipcat/,
                                                 icloud-private-relay/, asn-bgptools/, asn-names-asn2org/ (IP threat lists, ASN metadata)
+                                                and DIR/reshippers/*.csv (package forwarders' addresses and ZIPs; replaces the bundled list)
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
   vigil data update NAME                        fetch every public source file of NAME (the IP lists and ASN datasets) and import them;
                                                 DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]})

@@ -8,6 +8,7 @@ import { loadPhoneData } from './phone-data.ts';
 import { loadIbanData } from './iban-data.ts';
 import { loadBinData } from './bin-data.ts';
 import { loadIpData } from './ip-data.ts';
+import { loadReshipperData } from './reshipper-data.ts';
 
 /**
  * Loads every dataset the engines need at start. With the configuration, imported datasets come
@@ -16,5 +17,5 @@ import { loadIpData } from './ip-data.ts';
  */
 export function loadEngineData(config?: Readonly<Config>): EngineData {
   const countries = loadCountryData();
-  return { countries, text: loadTextData(), domains: loadDomainData(config), email: loadEmailData(), phone: loadPhoneData(config), iban: loadIbanData(countries, config), bins: loadBinData(config), ip: loadIpData(config) };
+  return { countries, text: loadTextData(), domains: loadDomainData(config), email: loadEmailData(), phone: loadPhoneData(config), iban: loadIbanData(countries, config), bins: loadBinData(config), ip: loadIpData(config), reshippers: loadReshipperData(config) };
 }

@@ -13,6 +13,7 @@ import {
 import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG, importAsn2org, importBgpTools } from './asn-lists.ts';
 import { GEOLITE2_ASN, GEOLITE2_CITY, importMaxmindDb } from './maxmind-db.ts';
 import { GEONAMES_POSTAL, importGeonamesPostal } from './geonames-postal.ts';
+import { importReshippers, RESHIPPERS } from './reshippers.ts';
 
 export { DatasetError } from './dataset-store.ts';
 export type { ImportReport } from './dangerous-domains.ts';
@@ -34,6 +35,7 @@ export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, n
   [ASN_BGPTOOLS]: importBgpTools,
   [ASN_NAMES_ASN2ORG]: importAsn2org,
   [GEONAMES_POSTAL]: importGeonamesPostal,
+  [RESHIPPERS]: importReshippers,
   [GEOLITE2_CITY]: (dataDir: string, dir: string, now?: Date) => importMaxmindDb(GEOLITE2_CITY, dataDir, dir, now),
   [GEOLITE2_ASN]: (dataDir: string, dir: string, now?: Date) => importMaxmindDb(GEOLITE2_ASN, dataDir, dir, now),
 };

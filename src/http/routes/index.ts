@@ -20,6 +20,7 @@ import type { Learning } from '../../learning/index.ts';
 import { paymentEndpoint } from './scoring-payment.ts';
 import { bulkFeedbackEndpoint, eventFeedbackEndpoint, paymentFeedbackEndpoint } from './feedback.ts';
 import { usersDeleteEndpoint } from './users-delete.ts';
+import type { ReshipperData } from '../../data/reshipper-data.ts';
 
 export interface EngineData {
   countries: CountryData;
@@ -37,6 +38,8 @@ export interface EngineData {
   bins: BinData;
   /** GeoLite2 City and ASN, imported threat/ASN/postal lists, crawler ranges and the RDAP client for ASNs. */
   ip: IpData;
+  /** Package forwarders' warehouses and ZIPs (bundled list, or the imported one that replaced it). */
+  reshippers: ReshipperData;
 }
 
 /**
