@@ -94,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const learning = createLearning({
     store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
-    engines: { ip: deps.data.ip.sources, countries: deps.data.countries, email: deps.data.email, domains: deps.data.domains, phone: deps.data.phone, bins: deps.data.bins },
+    engines: { ip: deps.data.ip.sources, countries: deps.data.countries, email: deps.data.email, domains: deps.data.domains, phone: deps.data.phone, bins: deps.data.bins, reshippers: deps.data.reshippers },
   });
   app.addHook('onClose', async () => {
     await policy.close();

@@ -4,6 +4,7 @@ import type { CountryData, DatasetInfo } from '../data/countries.ts';
 import type { DomainData } from '../data/domain-data.ts';
 import type { EmailData } from '../data/email-lists.ts';
 import type { PhoneData } from '../data/phone-data.ts';
+import type { ReshipperData } from '../data/reshipper-data.ts';
 import { evaluateBin } from '../intel/bin/evaluate.ts';
 import { parseBinInput } from '../intel/bin/parse.ts';
 import { UNKNOWN_FACTS } from '../intel/domain/network.ts';
@@ -13,7 +14,7 @@ import { parseIpInput } from '../intel/ip/address.ts';
 import { lookupIp } from '../intel/ip/lookup.ts';
 import { ipRisk } from '../intel/ip/risk.ts';
 import { noContacts, type IpSources } from '../intel/ip/types.ts';
-import type { BinSignal, EmailSignal, IpSignal, PaymentInput, PhoneSignal } from '../intel/payment/types.ts';
+import type { BinSignal, EmailSignal, IpSignal, PaymentInput, PaymentPlace, PhoneSignal, ReshipperSignal } from '../intel/payment/types.ts';
 import { evaluatePhone } from '../intel/phone/evaluate.ts';
 import { checkCountry, parsePhone } from '../intel/phone/parse.ts';
 
@@ -25,6 +26,8 @@ export interface PaymentEngines {
   domains: DomainData;
   phone: PhoneData;
   bins: BinData;
+  /** The package-forwarder list (PF10032); absent in engines built without it. */
+  reshippers?: ReshipperData;
 }
 
 /** Identity labels the learning feature found for the transaction's own identities. */
@@ -136,7 +139,16 @@ export function engineSignals(engines: PaymentEngines, input: PaymentInput, now:
   };
 }
 
+/** The package-forwarder list's verdict on a shipping address; null when it is not on it or no list is loaded. */
+export function reshipperSignal(engines: PaymentEngines, shipping: PaymentPlace): ReshipperSignal | null {
+  const m = engines.reshippers?.index.match(shipping);
+  return m ? { kind: m.kind, service: m.service } : null;
+}
+
 /** Every dataset payment scoring reads, for explain=yes and the stored scoring. */
 export function paymentDatasets(engines: PaymentEngines): DatasetInfo[] {
-  return [...engines.ip.datasets, ...engines.countries.datasets, ...engines.email.datasets, ...engines.domains.datasets, ...engines.phone.datasets, ...engines.bins.datasets];
+  return [
+    ...engines.ip.datasets, ...engines.countries.datasets, ...engines.email.datasets, ...engines.domains.datasets, ...engines.phone.datasets,
+    ...engines.bins.datasets, ...(engines.reshippers?.datasets ?? []),
+  ];
 }

@@ -6,7 +6,7 @@ import type { Store } from '../store/ports.ts';
 import { combine, ruleFeatures, runRules } from '../intel/payment/score.ts';
 import { countryRiskLists } from '../intel/payment/countries.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
-import { engineSignals, paymentDatasets, type PaymentEngines } from './engine-signals.ts';
+import { engineSignals, paymentDatasets, reshipperSignal, type PaymentEngines } from './engine-signals.ts';
 import { identitiesEvidence } from './evidence.ts';
 import { FRAUD_LABEL_THRESHOLD, type LabelLookups } from './label-lookups.ts';
 import { paymentFeatures } from './features.ts';
@@ -70,8 +70,6 @@ export interface PaymentServiceDeps {
   /** Applies a payment outcome that was waiting for this transaction's scoring. */
   feedback: Pick<FeedbackService, 'applyToScoring'>;
   logger: Logger;
-  /** The package-forwarder list's verdict on a shipping address (PF10032); absent when no list is loaded. */
-  reshipper?: (shipping: PaymentInput['shipping']) => PaymentSignals['reshipper'];
 }
 
 /** The plain values the account's lists are probed with; absent ones are left out. */
@@ -146,7 +144,7 @@ export class PaymentService {
 
   /** The package-forwarder list's verdict on a shipping address (null when it is not on it, or no list is loaded). */
   reshipper(shipping: PaymentInput['shipping']): PaymentSignals['reshipper'] {
-    return this.deps.reshipper?.(shipping) ?? null;
+    return reshipperSignal(this.deps.engines, shipping);
   }
 
   get datasets() {

@@ -43,6 +43,8 @@ export async function makeTestApp(
     /** A PostgreSQL database (an empty test database) instead of SQLite. */
     databaseUrl?: string;
     endpoints?: (data: EngineData, learning: Learning) => EndpointDef[];
+    /** Engine data of the app (payment scoring's engines too); default the shared bundled data. */
+    data?: EngineData;
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
@@ -52,9 +54,9 @@ export async function makeTestApp(
   // With Redis, payment velocity windows live there too (as with REDIS_URL), under a prefix of this app's own.
   const velocity = opts.redisUrl ? new RedisVelocity({ url: opts.redisUrl, prefix: `vigil-test:${randomBytes(6).toString('hex')}:` }) : undefined;
   const built = await buildApp({
-    config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, velocity,
+    config, store, counters, data: opts.data ?? sharedEngineData(), secret: TEST_SECRET, velocity,
     logger: pino({ level: 'silent' }), processMetrics: false, ...(opts.clock ? { clock: opts.clock } : {}),
-    ...(opts.endpoints ? { endpoints: (learning: Learning) => opts.endpoints!(sharedEngineData(), learning) } : {}),
+    ...(opts.endpoints ? { endpoints: (learning: Learning) => opts.endpoints!(opts.data ?? sharedEngineData(), learning) } : {}),
   });
   await built.accounts.ensureBuiltinPlans();
   if (opts.seed) await built.applySeed(parseSeed(JSON.stringify(opts.seed)));
