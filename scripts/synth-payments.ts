@@ -151,10 +151,11 @@ let legitLeft = legitRows - newCustomerRows;
 while (legitLeft > 0) {
   const c = makeCustomer(rnd.weighted(HOME));
   customers.push(c);
-  // 2-5 purchases in the window: enough history for the amount rules, and at most five so the
+  // 2-5 purchases in the window: enough history for the amount rules, and few enough that the
   // replay's compressed clock (every row within the same hour) does not make repeat shoppers look
-  // like velocity (PF10002 fires from the sixth purchase of a customer in an hour).
-  const k = Math.min(legitLeft, rnd.int(2, 5));
+  // like velocity: PF10002 fires from a customer's sixth purchase in an hour, from the fourth on
+  // digital goods, so customers who mostly buy digital goods buy at most three times.
+  const k = Math.min(legitLeft, c.digital > 0.5 ? rnd.int(2, 3) : rnd.int(2, 5));
   const times = Array.from({ length: k }, () => T0 + rnd.next() * SPAN).sort((a, b) => a - b);
   const traveller = k >= 2 && rnd.chance(0.06) ? rnd.int(1, k - 1) : -1;
   const household = rnd.chance(0.04);
