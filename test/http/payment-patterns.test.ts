@@ -26,7 +26,6 @@ import { SHARED_DATA } from '../helpers/shared-data.ts';
 
 const KEY = liveKey('patterns');
 const ACCOUNT = 'patterns';
-const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** A US residential address (Comcast, San Jose) and a German one (Berlin), as the bundled GeoLite2 places them. */
 const US_IP = '73.162.0.1';
