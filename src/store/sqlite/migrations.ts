@@ -339,4 +339,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_scorings_card ON payment_scorings (account_id, card_hash, scored_at, customer_hash);
     `,
   },
+  {
+    version: 8,
+    name: 'covering indexes of the textbook patterns',
+    sql: `
+      -- payment-rules/2 also counts the emails and IPs of a card, and the customers of a device and of an IP
+      -- (card testing, fraud rings): those columns join the indexes so the reads stay index-only.
+      DROP INDEX payment_scorings_card;
+      CREATE INDEX payment_scorings_card ON payment_scorings (account_id, card_hash, scored_at, customer_hash, email_hash, ip_hash);
+      DROP INDEX payment_scorings_device;
+      CREATE INDEX payment_scorings_device ON payment_scorings (account_id, device_hash, scored_at, customer_hash);
+      DROP INDEX payment_scorings_ip;
+      CREATE INDEX payment_scorings_ip ON payment_scorings (account_id, ip_hash, scored_at, customer_hash);
+    `,
+  },
 ];
