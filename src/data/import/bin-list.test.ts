@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildBinIndex, loadBinData } from '../bin-data.ts';
-import { BIN_LIST, importBinList, parseBinCsv, parseBinTsv, parseCsv } from './bin-list.ts';
+import { prng } from '../../intel/text/train.ts';
+import { BIN_LIST, importBinList, mergeBinRecords, parseBinCsv, parseBinTsv, parseCsv } from './bin-list.ts';
 import { readCurrent } from './dataset-store.ts';
 import { importDirectory } from './index.ts';
 
@@ -42,6 +43,66 @@ describe('parseCsv', () => {
     const rows: string[][] = [];
     parseCsv('a,"b,c","d ""e""",\r\n"x\ny",z\n', (r) => rows.push(r));
     assert.deepEqual(rows, [['a', 'b,c', 'd "e"', ''], ['x\ny', 'z']]);
+  });
+  /** The reader before it cut fields with slice (one character at a time): the rows must not change. */
+  function reference(text: string): string[][] {
+    const out: string[][] = [];
+    let row: string[] = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i] as string;
+      if (quoted) {
+        if (ch === '"') {
+          if (text[i + 1] === '"') { field += '"'; i++; continue; }
+          quoted = false;
+        } else field += ch;
+        continue;
+      }
+      if (ch === '"' && field === '') quoted = true;
+      else if (ch === ',') { row.push(field); field = ''; }
+      else if (ch === '\n' || ch === '\r') {
+        if (ch === '\r' && text[i + 1] === '\n') i++;
+        row.push(field);
+        out.push(row);
+        row = [];
+        field = '';
+      } else field += ch;
+    }
+    if (field !== '' || row.length > 0) { row.push(field); out.push(row); }
+    return out;
+  }
+  const read = (text: string): string[][] => {
+    const rows: string[][] = [];
+    parseCsv(text, (r) => rows.push(r));
+    return rows;
+  };
+
+  const cases = ['', 'a', 'a,', ',', 'a,b\n', 'a,b\r\nc', '\n\n', '"a"b,c', 'ab"c,d', '"a""b"', '"""a"', '"unterminated\nx', 'x,"', '"a",\n', '"a"\r\n"b"', 'a\rb'];
+  for (const text of cases) it(`reads ${JSON.stringify(text)} as before`, () => assert.deepEqual(read(text), reference(text)));
+  it('reads 5,000 random texts of commas, quotes, CR, LF and letters as before', () => {
+    const rnd = prng(5);
+    const alphabet = ['a', 'b', ',', '"', '\n', '\r', ' '];
+    for (let k = 0; k < 5000; k++) {
+      let text = '';
+      const len = Math.floor(rnd() * 24) + 1;
+      for (let i = 0; i < len; i++) text += alphabet[Math.floor(rnd() * alphabet.length)];
+      assert.deepEqual(read(text), reference(text), JSON.stringify(text));
+    }
+  });
+});
+
+describe('mergeBinRecords', () => {
+  it('fills gaps from a later layout without changing the input records', () => {
+    const a = parseBinCsv(RANGES);
+    const b = parseBinCsv(CONTRIB);
+    assert.ok(a && b);
+    const before = JSON.stringify([a.records, b.records]);
+    const merged = mergeBinRecords([b, a]);
+    assert.equal(JSON.stringify([a.records, b.records]), before);
+    const boa = merged.find((r) => r.start === '400390');
+    assert.deepEqual([boa?.bank, boa?.brand, boa?.city, boa?.url], ['BANK OF AMERICA, N.A. (USA)', 'Platinum', 'Charlotte', 'www.bankofamerica.com']);
+    assert.equal(merged.find((r) => r.start === '510000')?.bank, 'HSBC BANK PLC');
   });
 });
 
