@@ -11,7 +11,7 @@ export const DATA_USAGE = `  vigil data import DIR                         impor
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
   vigil data update NAME                        fetch every public source file of NAME (the IP lists and ASN datasets) and import them;
                                                 DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]})
-  vigil data status                             the current version of each imported dataset
+  vigil data status                             the current version of each imported dataset: record count, import time, ageDays
   vigil data rollback NAME                      make the previous version of a dataset current again`;
 
 const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
