@@ -70,7 +70,8 @@ function derive(leading: string, record: BinRecord | null): Derived {
  */
 function recordCoBadge(rangeName: string | null, record: BinRecord | null): string | null {
   if (!record || record.scheme === '') return null;
-  const named = schemeFromDataset(record.scheme);
+  // The importer stores schemes lower case; every domestic scheme is in the table (no Title Case per call).
+  const named = DATASET_SCHEMES[record.scheme] ?? null;
   return named !== rangeName && domesticFacts(named) !== null ? named : null;
 }
 
