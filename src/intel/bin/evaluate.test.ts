@@ -176,6 +176,13 @@ describe('issuer records', () => {
     assert.equal(run('968208').info.scheme.name, 'mada');
     assert.equal(run('968208').info.country?.alpha2, 'SA');
   });
+  it('records are matched on the BIN (8 digits at most): a 9-digit record never names more of the number', () => {
+    const idx = buildBinIndex([rec('621056801', '621056801', { scheme: 'unionpay', bank: 'NINE DIGITS' }), rec('62105680', '62105680', { bank: 'EIGHT DIGITS', type: 'debit' })]);
+    const p = parseBinInput('6210568010000000000');
+    assert.ok(p.ok);
+    const r = evaluateBin('6210568010000000000', p.value, { index: idx, countries: data.countries });
+    assert.deepEqual([r.info.bank?.name, r.info.bank?.identifier, r.info.scheme.type], ['Eight Digits', '62105680', 'debit']);
+  });
   it('a record with no bank name still gives the country', () => {
     const idx = buildBinIndex([rec('411111', '411111', { country: 'US' })]);
     const p = parseBinInput('411111');

@@ -156,7 +156,9 @@ function reasonOf(parsed: ParsedBin, name: string | null, syntax: Syntax, luhn: 
 
 /** The BIN result for parsed input: scheme and syntax by range, issuer and country from the dataset. */
 export function evaluateBin(sent: string, parsed: ParsedBin, data: BinEngineData, lang: Lang = 'EN'): BinResult {
-  const record = data.index.find(parsed.leading);
+  // The BIN only (at most 8 digits, as `detected_digits` says): a longer record never matches, so no answer
+  // (nor the decision log that keeps it) names more of the card number than its BIN.
+  const record = data.index.find(parsed.bin);
   const d = derive(parsed.leading, record);
   const luhn = record?.luhn === false ? false : d.luhn;
   // The issuer record's country first; else the one a domestic scheme implies (co-badge first: Visa + mada is Saudi).
