@@ -5,7 +5,7 @@ import { datasetSources, updateDataset } from '../data/import/update.ts';
 export const DATA_USAGE = `  vigil data import DIR                         import DIR/dangerous-domains/* and DIR/disposable-domains/* (domain per line or hosts format)
                                                 and DIR/disposable-phone-numbers/number-list.json.gz (receive-SMS numbers)
                                                 and DIR/iban-registry/registry.txt, DIR/swift-bic-codes/ (IBAN country facts, Gulf BICs)
-                                                and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev layouts)
+                                                and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev, bcbc layouts)
                                                 and DIR/tor-exit-nodes/, vpn-datacenter-x4bnet/, cloud-ranges-jhassine/, datacenter-ipcat/,
                                                 icloud-private-relay/, asn-bgptools/, asn-names-asn2org/ (IP threat lists, ASN metadata)
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME

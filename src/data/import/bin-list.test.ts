@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildBinIndex, loadBinData } from '../bin-data.ts';
+import { loadCountryData } from '../countries.ts';
+import { evaluateBin } from '../../intel/bin/evaluate.ts';
+import { parseBinInput } from '../../intel/bin/parse.ts';
 import { prng } from '../../intel/text/train.ts';
 import { BIN_LIST, importBinList, mergeBinRecords, parseBinCsv, parseBinTsv, parseCsv } from './bin-list.ts';
 import { readCurrent } from './dataset-store.ts';
@@ -175,6 +178,34 @@ describe('importBinList', () => {
       assert.equal(data.index.find('6212345699')?.start, '62123456');
       assert.equal(data.index.find('999999'), null);
       assert.equal(data.datasets[0]?.name, BIN_LIST);
+    } finally {
+      data.close();
+    }
+  });
+
+  // Rows of hexindai/bcbc (MIT) data/bin.csv and data/name.csv: ICBC's and Bank of
+  // Communications' UnionPay debit BINs, a Ping An credit BIN, a quasi-credit (SCC) BIN, a 3-digit
+  // row (rejected) and a 9-digit one (kept, never matched: lookups use the BIN).
+  it('bcbc bin.csv with its name.csv: type and issuer of Chinese UnionPay BINs', () => {
+    const src = temp();
+    mkdirSync(join(src, BIN_LIST));
+    writeFileSync(join(src, BIN_LIST, 'bin.csv'), 'bin,bank,type,length\n103,ABC,DC,19\n621226,ICBC,DC,19\n621056801,COMM,DC,19\n622155,SPABANK,CC,16\n622254,COMM,SCC,16\n');
+    writeFileSync(join(src, BIN_LIST, 'name.csv'), 'bank,name\nICBC,中国工商银行\n\nCOMM,交通银行\n');
+    const dataDir = temp();
+    const report = importBinList(dataDir, src);
+    assert.deepEqual(report.files, ['bin.csv']);
+    assert.equal(report.manifest.count, 4);
+    assert.equal(report.rejected, 1);
+    const data = loadBinData({ dataDir });
+    try {
+      const icbc = data.index.find('621226');
+      assert.deepEqual([icbc?.bank, icbc?.type, icbc?.length, icbc?.country], ['中国工商银行 (ICBC)', 'debit', 19, '']);
+      assert.deepEqual([data.index.find('622155')?.bank, data.index.find('622155')?.type], ['SPABANK', 'credit']);
+      assert.equal(data.index.find('622254')?.type, 'credit');
+      const p = parseBinInput('6212261234567890123');
+      assert.ok(p.ok);
+      const r = evaluateBin('621226', p.value, { index: data.index, countries: loadCountryData().byCode });
+      assert.deepEqual([r.info.scheme.name, r.info.scheme.type, r.info.bank?.name, r.info.bank?.id, r.info.country], ['UnionPay', 'debit', '中国工商银行 (ICBC)', 'icbc', null]);
     } finally {
       data.close();
     }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { BinRecord } from '../../intel/bin/types.ts';
 import type { ImportReport } from './dangerous-domains.ts';
@@ -12,6 +12,9 @@ import { DatasetError, writeDatasetVersion } from './dataset-store.ts';
  * - binlist/data `iin-user-contributions.csv`: iin, card_brand, card_sub_brand, card_type, card_category, country_code, bank_*
  * - iannuttall/binlist-data `binlist-data.csv`: bin, brand, type, category, issuer, alpha_2, alpha_3, country, latitude, longitude, bank_phone, bank_url
  * - venelinkochev/bin-list-data `bin-list-data.csv`: BIN, Brand, Type, Category, Issuer, IssuerPhone, IssuerUrl, isoCode2, isoCode3, CountryName
+ * - hexindai/bcbc (MIT) `data/bin.csv`: bin, bank, type, length: Chinese banks' cards, UnionPay's above all,
+ *   with the bank's code and DC (debit), CC or SCC (credit); its `data/name.csv` (bank, name) gives
+ *   the codes' names when it sits beside it
  *
  * Stored normalised as one tab-separated record per line (`bins.tsv`). No card number is ever in
  * these files; only prefixes of 4 to 11 digits are kept.
@@ -97,7 +100,7 @@ export function parseCsv(text: string, onRow: (row: string[]) => void): void {
   if (row.length > 1 || (row.length === 1 && row[0] !== '')) onRow(row);
 }
 
-type Layout = 'binlist-ranges' | 'binlist-contributions' | 'iannuttall' | 'venelinkochev';
+type Layout = 'binlist-ranges' | 'binlist-contributions' | 'iannuttall' | 'venelinkochev' | 'bcbc';
 
 function detectLayout(header: readonly string[]): Layout | null {
   const h = new Set(header.map((c) => c.trim().toLowerCase()));
@@ -105,6 +108,7 @@ function detectLayout(header: readonly string[]): Layout | null {
   if (h.has('iin') && h.has('card_brand')) return 'binlist-contributions';
   if (h.has('bin') && h.has('alpha_2')) return 'iannuttall';
   if (h.has('bin') && h.has('isocode2')) return 'venelinkochev';
+  if (h.has('bin') && h.has('bank') && h.has('type') && h.has('length')) return 'bcbc';
   return null;
 }
 
@@ -144,7 +148,16 @@ function blankRecord(start: string, end: string): BinRecord {
   };
 }
 
-function toRecord(layout: Layout, get: (name: string) => string): BinRecord | null {
+/**
+ * bcbc's card types: DC 借记卡 (debit); CC 贷记卡 and SCC 准贷记卡 (quasi-credit: a deposit with an
+ * overdraft), both credit cards in the People's Bank of China's classification of bank cards.
+ */
+const BCBC_TYPES: Readonly<Record<string, string>> = { DC: 'debit', CC: 'credit', SCC: 'credit' };
+
+/** bcbc's bank codes to names (its name.csv), when the directory has it. */
+export type BankNames = ReadonlyMap<string, string>;
+
+function toRecord(layout: Layout, get: (name: string) => string, names: BankNames): BinRecord | null {
   let r: BinRecord;
   switch (layout) {
     case 'binlist-ranges': {
@@ -210,6 +223,18 @@ function toRecord(layout: Layout, get: (name: string) => string): BinRecord | nu
       r.phone = get('issuerphone');
       break;
     }
+    case 'bcbc': {
+      const bin = get('bin');
+      r = blankRecord(bin, bin);
+      r.type = BCBC_TYPES[get('type').toUpperCase()] ?? '';
+      r.length = Number.parseInt(get('length'), 10) || 0;
+      // The name with its code (`中国工商银行 (ICBC)`): the code gives `bank.id` a slug. No country: the
+      // list mixes mainland banks with Hong Kong and Macau ones and says neither per row.
+      const code = get('bank');
+      const name = names.get(code.toUpperCase());
+      r.bank = name ? `${name} (${code})` : code;
+      break;
+    }
   }
   if (!/^\d{4,11}$/.test(r.start) || !/^\d{4,11}$/.test(r.end) || r.start.length !== r.end.length || r.end < r.start) return null;
   if (!/^[A-Z]{2}$/.test(r.country)) r.country = '';
@@ -224,7 +249,7 @@ export interface ParsedBinFile {
 }
 
 /** One CSV file in any of the known layouts; null when the header is none of them. */
-export function parseBinCsv(text: string): ParsedBinFile | null {
+export function parseBinCsv(text: string, names: BankNames = new Map()): ParsedBinFile | null {
   let header: string[] | null = null;
   let layout: Layout | null = null;
   let index = new Map<string, number>();
@@ -243,7 +268,7 @@ export function parseBinCsv(text: string): ParsedBinFile | null {
     }
     if (row.length === 1 && row[0] === '') return;
     const get = (name: string): string => clean(row[index.get(name) ?? -1]);
-    const r = layout ? toRecord(layout, get) : null;
+    const r = layout ? toRecord(layout, get, names) : null;
     if (r) records.push(r);
     else {
       rejected++;
@@ -253,7 +278,26 @@ export function parseBinCsv(text: string): ParsedBinFile | null {
   return layout === null ? null : { layout, records, rejected, samples };
 }
 
-const PRIORITY: Readonly<Record<Layout, number>> = { 'binlist-ranges': 0, venelinkochev: 1, iannuttall: 2, 'binlist-contributions': 3 };
+const PRIORITY: Readonly<Record<Layout, number>> = { 'binlist-ranges': 0, venelinkochev: 1, iannuttall: 2, 'binlist-contributions': 3, bcbc: 4 };
+
+/** bcbc's `name.csv` (header bank, name) as a code-to-name map; null for any other file. */
+export function parseBankNames(text: string): Map<string, string> | null {
+  const names = new Map<string, string>();
+  let header: string[] | null = null;
+  let ok = true;
+  parseCsv(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, (row) => {
+    if (!ok) return;
+    if (header === null) {
+      header = row.map((c) => c.trim().toLowerCase());
+      ok = header.length === 2 && header[0] === 'bank' && header[1] === 'name';
+      return;
+    }
+    const code = clean(row[0]).toUpperCase();
+    const name = clean(row[1]);
+    if (code !== '' && name !== '') names.set(code, name);
+  });
+  return ok && header !== null ? names : null;
+}
 
 /** Records of several files merged per prefix: the more curated layout wins, gaps filled from the others. */
 export function mergeBinRecords(files: readonly ParsedBinFile[]): BinRecord[] {
@@ -318,6 +362,18 @@ export function parseBinTsv(content: string): BinRecord[] {
   return out;
 }
 
+/** The first line of a file (its first 4 KB at most). */
+function firstLine(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.toString('utf8', 0, n).split('\n')[0] ?? '';
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Imports every `*.csv` of DIR/bin-list/ (or DIR/bin-binlist/) as a new version of `bin-list`. */
 export function importBinList(dataDir: string, dir: string, now: Date = new Date()): ImportReport {
   const src = BIN_LIST_DIRS.map((d) => resolve(dir, d)).find((p) => existsSync(p) && statSync(p).isDirectory());
@@ -328,8 +384,20 @@ export function importBinList(dataDir: string, dir: string, now: Date = new Date
   const files: string[] = [];
   const samples: string[] = [];
   let rejected = 0;
+  // Name files first (told by their first line, so a large BIN list is not read twice): the BIN
+  // files of the same directory use them.
+  const bankNames = new Map<string, string>();
+  const nameFiles = new Set<string>();
   for (const name of names) {
-    const p = parseBinCsv(readFileSync(join(src, name), 'utf8'));
+    if (!/^\uFEFF?bank,name\r?$/i.test(firstLine(join(src, name)))) continue;
+    const m = parseBankNames(readFileSync(join(src, name), 'utf8'));
+    if (m === null) continue;
+    nameFiles.add(name);
+    for (const [code, bank] of m) bankNames.set(code, bank);
+  }
+  for (const name of names) {
+    if (nameFiles.has(name)) continue;
+    const p = parseBinCsv(readFileSync(join(src, name), 'utf8'), bankNames);
     if (p === null) {
       if (samples.length < 5) samples.push(`${name}: header is none of the known BIN layouts; skipped`);
       continue;

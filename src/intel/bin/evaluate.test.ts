@@ -329,6 +329,7 @@ describe('issuerTitleCase', () => {
     ['Banco Davivienda S.A.', 'Banco Davivienda S.A.'],
     ['icici bank limited', 'ICICI Bank Limited'],
     ["CREDIT AGRICOLE-CORPORATE D'INVESTISSEMENT", "Credit Agricole-Corporate D'Investissement"],
+    ['中国工商银行 (ICBC)', '中国工商银行 (ICBC)'],
     ['', ''],
   ];
   for (const [raw, want] of cases) it(`${raw} -> ${want}`, () => assert.equal(issuerTitleCase(raw), want));
