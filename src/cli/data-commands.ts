@@ -5,14 +5,14 @@ import { datasetSources, updateDataset } from '../data/import/update.ts';
 export const DATA_USAGE = `  vigil data import DIR                         import DIR/dangerous-domains/* and DIR/disposable-domains/* (domain per line or hosts format)
                                                 and DIR/disposable-phone-numbers/number-list.json.gz (receive-SMS numbers)
                                                 and DIR/iban-registry/registry.txt, DIR/swift-bic-codes/ (IBAN country facts, Gulf BICs)
-                                                and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev layouts)
+                                                and DIR/bin-list/*.csv or DIR/bin-binlist/*.csv (BIN issuers; binlist, iannuttall, venelinkochev, bcbc layouts)
                                                 and DIR/tor-exit-nodes/, vpn-datacenter-x4bnet/, cloud-ranges-jhassine/, datacenter-ipcat/,
                                                 icloud-private-relay/, asn-bgptools/, asn-names-asn2org/ (IP threat lists, ASN metadata)
                                                 and DIR/reshippers/*.csv (package forwarders' addresses and ZIPs; replaces the bundled list)
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
   vigil data update NAME                        fetch every public source file of NAME (the IP lists and ASN datasets) and import them;
                                                 DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]})
-  vigil data status                             the current version of each imported dataset
+  vigil data status                             the current version of each imported dataset: record count, import time, ageDays
   vigil data rollback NAME                      make the previous version of a dataset current again`;
 
 const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');

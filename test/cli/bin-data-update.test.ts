@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { datasetStatus } from '../../src/data/import/index.ts';
 import { updateDataset } from '../../src/data/import/update.ts';
 import { failed, tempDir, vigil, type Run } from '../helpers/cli-runner.ts';
 
@@ -53,8 +54,13 @@ describe('vigil data update', () => {
     const second = ok<Imported>(await vigil(['data', 'update', 'bin-list', '--from', `${base}/moved.csv`], { DATA_DIR }));
     assert.equal(second.previous, first.version);
     assert.equal(second.count, 1);
-    const status = ok<Record<string, { version: string } | null>>(await vigil(['data', 'status'], { DATA_DIR }));
+    const status = ok<Record<string, { version: string; count: number; ageDays: number } | null>>(await vigil(['data', 'status'], { DATA_DIR }));
     assert.equal(status['bin-list']?.version, second.version);
+    // How many BIN records are loaded and how old the import is.
+    assert.equal(status['bin-list']?.count, 1);
+    assert.equal(status['bin-list']?.ageDays, 0);
+    assert.equal(datasetStatus(DATA_DIR, new Date(Date.now() + 3.5 * 86_400_000))['bin-list']?.ageDays, 3);
+    assert.equal(status['iban-registry'], null, 'a dataset never imported');
     const back = ok<{ version: string }>(await vigil(['data', 'rollback', 'bin-list'], { DATA_DIR }));
     assert.equal(back.version, first.version);
   });

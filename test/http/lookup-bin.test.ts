@@ -105,7 +105,7 @@ describe('GET /lookup/bin', () => {
       id: 'jyske-bank', identifier: '45717360', name: 'Jyske Bank', city: 'Hjørring', url: 'www.jyskebank.dk', phone: '+4589893300', logo: null, latitude: null, longitude: null,
     });
     assert.deepEqual(data.info.country, {
-      alpha2: 'DK', name: 'Denmark', code: '45', numeric: '208', emoji: '🇩🇰', continent: 'Europe', languageCode: 'da', languageNative: 'Dansk',
+      alpha2: 'DK', name: 'Denmark', code: '45', numeric: '208', emoji: '🇩🇰', continent: 'Europe', languageCode: 'da', languageNative: 'Dansk', source: 'issuer',
     });
     assert.equal(data.isValid, true);
     assert.equal(data.reason, '');
@@ -125,6 +125,20 @@ describe('GET /lookup/bin', () => {
     assert.deepEqual([mc.info.scheme.name, mc.info.scheme.coName], ['Mastercard', 'mada']);
     const only = await get({ bin: '588845' });
     assert.deepEqual([only.info.scheme.name, only.info.scheme.coName, only.isValid], ['mada', null, true]);
+  });
+
+  // Without an issuer record a domestic scheme gives its country (source "scheme"), the currency and,
+  // for mada (debit only: mada.com.sa "How mada works"), the type. Sources: src/intel/bin/domestic.ts.
+  it('a domestic scheme without a record: country, currency and debit from the scheme', async () => {
+    const mada = await get({ bin: '588845' });
+    assert.equal(mada.info.bank, null);
+    assert.deepEqual([mada.info.country?.alpha2, mada.info.country?.source, mada.info.scheme.currency, mada.info.scheme.type], ['SA', 'scheme', 'SAR', 'debit']);
+    // RuPay 82 (Wikipedia "Payment card number"; NPCI 819900-820199 as in juspay/card-validator).
+    const rupay = await get({ bin: withLuhn('820000') });
+    assert.deepEqual([rupay.info.scheme.name, rupay.isValid, rupay.info.country?.alpha2, rupay.info.scheme.currency, rupay.info.scheme.type], ['RuPay', true, 'IN', 'INR', null]);
+    // A record's country wins and is marked as the issuer's.
+    const rec = await get({ bin: '529741' });
+    assert.deepEqual([rec.info.country?.alpha2, rec.info.country?.source], ['SA', 'issuer']);
   });
 
   it('a BIN with no record still gets scheme and syntax; bank and country null', async () => {
@@ -220,6 +234,11 @@ describe('custom rules and blacklists', () => {
     adminData(await admin('POST', `/admin/accounts/${A}/blacklists`, { type: 'card_country', values: ['DK'] }));
     assert.equal((await get({ bin: '45717360' }, RULES_KEY)).blacklisted, true);
     assert.equal((await get({ bin: '378282' }, RULES_KEY)).blacklisted, false);
+    // A country a domestic scheme implies (Mir: Russia, no record) is listed like an issuer's.
+    assert.equal((await get({ bin: '220012' }, RULES_KEY)).blacklisted, false);
+    adminData(await admin('POST', `/admin/accounts/${A}/blacklists`, { type: 'card_country', values: ['RU'] }));
+    const mir = await get({ bin: '220012' }, RULES_KEY);
+    assert.deepEqual([mir.blacklisted, mir.info.country?.source], [true, 'scheme']);
   });
 
   it('rules mark invalid or valid, test scheme fields and the BIN; the final validity drives the event', async () => {

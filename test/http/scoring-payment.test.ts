@@ -214,6 +214,15 @@ describe('POST /scoring/payment: storage, velocity, test mode', () => {
     assert.deepEqual(hits, [false, false, false, true]);
   });
 
+  // RuPay's 81 and 82 series (Wikipedia "Payment card number"; NPCI ranges 817200-820199 as in
+  // juspay/card-validator) are a known scheme: a Luhn-valid Indian card is not an invalid BIN.
+  it('PF10007 does not fire on RuPay 81/82 cards; it still fires outside every scheme range', async () => {
+    for (const card of ['8172001111111111', '8200001111111117']) {
+      assert.equal(ids((await score({ card_number: card, customer_id: `pf7-${card}` })).data).includes('PF10007'), false, card);
+    }
+    assert.equal(ids((await score({ card_number: '9999991111111112', customer_id: 'pf7-none' })).data).includes('PF10007'), true);
+  });
+
   it('PF10021 fires when one customer uses several cards in a day', async () => {
     const cards = ['4242424242424242', '4000056655665556', '5555555555554444', '2223003122003222'];
     const hits: boolean[] = [];

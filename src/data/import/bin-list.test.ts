@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildBinIndex, loadBinData } from '../bin-data.ts';
-import { BIN_LIST, importBinList, parseBinCsv, parseBinTsv, parseCsv } from './bin-list.ts';
+import { loadCountryData } from '../countries.ts';
+import { evaluateBin } from '../../intel/bin/evaluate.ts';
+import { parseBinInput } from '../../intel/bin/parse.ts';
+import { prng } from '../../intel/text/train.ts';
+import { BIN_LIST, importBinList, mergeBinRecords, parseBinCsv, parseBinTsv, parseCsv } from './bin-list.ts';
 import { readCurrent } from './dataset-store.ts';
 import { importDirectory } from './index.ts';
 
@@ -42,6 +46,66 @@ describe('parseCsv', () => {
     const rows: string[][] = [];
     parseCsv('a,"b,c","d ""e""",\r\n"x\ny",z\n', (r) => rows.push(r));
     assert.deepEqual(rows, [['a', 'b,c', 'd "e"', ''], ['x\ny', 'z']]);
+  });
+  /** The reader before it cut fields with slice (one character at a time): the rows must not change. */
+  function reference(text: string): string[][] {
+    const out: string[][] = [];
+    let row: string[] = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i] as string;
+      if (quoted) {
+        if (ch === '"') {
+          if (text[i + 1] === '"') { field += '"'; i++; continue; }
+          quoted = false;
+        } else field += ch;
+        continue;
+      }
+      if (ch === '"' && field === '') quoted = true;
+      else if (ch === ',') { row.push(field); field = ''; }
+      else if (ch === '\n' || ch === '\r') {
+        if (ch === '\r' && text[i + 1] === '\n') i++;
+        row.push(field);
+        out.push(row);
+        row = [];
+        field = '';
+      } else field += ch;
+    }
+    if (field !== '' || row.length > 0) { row.push(field); out.push(row); }
+    return out;
+  }
+  const read = (text: string): string[][] => {
+    const rows: string[][] = [];
+    parseCsv(text, (r) => rows.push(r));
+    return rows;
+  };
+
+  const cases = ['', 'a', 'a,', ',', 'a,b\n', 'a,b\r\nc', '\n\n', '"a"b,c', 'ab"c,d', '"a""b"', '"""a"', '"unterminated\nx', 'x,"', '"a",\n', '"a"\r\n"b"', 'a\rb'];
+  for (const text of cases) it(`reads ${JSON.stringify(text)} as before`, () => assert.deepEqual(read(text), reference(text)));
+  it('reads 5,000 random texts of commas, quotes, CR, LF and letters as before', () => {
+    const rnd = prng(5);
+    const alphabet = ['a', 'b', ',', '"', '\n', '\r', ' '];
+    for (let k = 0; k < 5000; k++) {
+      let text = '';
+      const len = Math.floor(rnd() * 24) + 1;
+      for (let i = 0; i < len; i++) text += alphabet[Math.floor(rnd() * alphabet.length)];
+      assert.deepEqual(read(text), reference(text), JSON.stringify(text));
+    }
+  });
+});
+
+describe('mergeBinRecords', () => {
+  it('fills gaps from a later layout without changing the input records', () => {
+    const a = parseBinCsv(RANGES);
+    const b = parseBinCsv(CONTRIB);
+    assert.ok(a && b);
+    const before = JSON.stringify([a.records, b.records]);
+    const merged = mergeBinRecords([b, a]);
+    assert.equal(JSON.stringify([a.records, b.records]), before);
+    const boa = merged.find((r) => r.start === '400390');
+    assert.deepEqual([boa?.bank, boa?.brand, boa?.city, boa?.url], ['BANK OF AMERICA, N.A. (USA)', 'Platinum', 'Charlotte', 'www.bankofamerica.com']);
+    assert.equal(merged.find((r) => r.start === '510000')?.bank, 'HSBC BANK PLC');
   });
 });
 
@@ -114,6 +178,34 @@ describe('importBinList', () => {
       assert.equal(data.index.find('6212345699')?.start, '62123456');
       assert.equal(data.index.find('999999'), null);
       assert.equal(data.datasets[0]?.name, BIN_LIST);
+    } finally {
+      data.close();
+    }
+  });
+
+  // Rows of hexindai/bcbc (MIT) data/bin.csv and data/name.csv: ICBC's and Bank of
+  // Communications' UnionPay debit BINs, a Ping An credit BIN, a quasi-credit (SCC) BIN, a 3-digit
+  // row (rejected) and a 9-digit one (kept, never matched: lookups use the BIN).
+  it('bcbc bin.csv with its name.csv: type and issuer of Chinese UnionPay BINs', () => {
+    const src = temp();
+    mkdirSync(join(src, BIN_LIST));
+    writeFileSync(join(src, BIN_LIST, 'bin.csv'), 'bin,bank,type,length\n103,ABC,DC,19\n621226,ICBC,DC,19\n621056801,COMM,DC,19\n622155,SPABANK,CC,16\n622254,COMM,SCC,16\n');
+    writeFileSync(join(src, BIN_LIST, 'name.csv'), 'bank,name\nICBC,中国工商银行\n\nCOMM,交通银行\n');
+    const dataDir = temp();
+    const report = importBinList(dataDir, src);
+    assert.deepEqual(report.files, ['bin.csv']);
+    assert.equal(report.manifest.count, 4);
+    assert.equal(report.rejected, 1);
+    const data = loadBinData({ dataDir });
+    try {
+      const icbc = data.index.find('621226');
+      assert.deepEqual([icbc?.bank, icbc?.type, icbc?.length, icbc?.country], ['中国工商银行 (ICBC)', 'debit', 19, '']);
+      assert.deepEqual([data.index.find('622155')?.bank, data.index.find('622155')?.type], ['SPABANK', 'credit']);
+      assert.equal(data.index.find('622254')?.type, 'credit');
+      const p = parseBinInput('6212261234567890123');
+      assert.ok(p.ok);
+      const r = evaluateBin('621226', p.value, { index: data.index, countries: loadCountryData().byCode });
+      assert.deepEqual([r.info.scheme.name, r.info.scheme.type, r.info.bank?.name, r.info.bank?.id, r.info.country], ['UnionPay', 'debit', '中国工商银行 (ICBC)', 'icbc', null]);
     } finally {
       data.close();
     }

@@ -63,9 +63,19 @@ export function importDirectory(dataDir: string, dir: string, now: Date = new Da
   });
 }
 
-/** The current manifest of every importable dataset (null: never imported). */
-export function datasetStatus(dataDir: string): Record<string, DatasetManifest | null> {
-  return Object.fromEntries(DATASET_NAMES.map((name) => [name, readManifest(dataDir, name)]));
+/** A current manifest with how old the import is: whole days since `importedAt`. */
+export type DatasetStatus = DatasetManifest & { ageDays: number };
+
+/**
+ * Each dataset's current manifest (`count` records, imported `ageDays` ago), or null when never
+ * imported (`vigil data status`). The age is the import's: a list can be older than its import
+ * (binlist/data's files date from 2016-2017), which SOURCE.md and the manifest's source say.
+ */
+export function datasetStatus(dataDir: string, now: Date = new Date()): Record<string, DatasetStatus | null> {
+  return Object.fromEntries(DATASET_NAMES.map((name) => {
+    const m = readManifest(dataDir, name);
+    return [name, m && { ...m, ageDays: Math.max(0, Math.floor((now.getTime() - Date.parse(m.importedAt)) / 86_400_000)) }];
+  }));
 }
 
 export function rollback(dataDir: string, name: string): DatasetManifest {

@@ -4,6 +4,7 @@ import { buildBinIndex } from '../../data/bin-data.ts';
 import { loadCountryData } from '../../data/countries.ts';
 import { evaluateBin } from './evaluate.ts';
 import { issuerTitleCase } from './issuer-name.ts';
+import { DOMESTIC_SCHEMES } from './domestic.ts';
 import { MADA_BINS } from './local-schemes.ts';
 import { luhnValid, parseBinInput } from './parse.ts';
 import type { BinRecord } from './types.ts';
@@ -159,7 +160,7 @@ describe('issuer records', () => {
     assert.equal(r.info.scheme.type, 'debit');
     assert.equal(r.info.scheme.currency, 'DKK');
     assert.deepEqual(r.info.country, {
-      alpha2: 'DK', name: 'Denmark', code: '45', numeric: '208', emoji: '🇩🇰', continent: 'Europe', languageCode: 'da', languageNative: 'Dansk',
+      alpha2: 'DK', name: 'Denmark', code: '45', numeric: '208', emoji: '🇩🇰', continent: 'Europe', languageCode: 'da', languageNative: 'Dansk', source: 'issuer',
     });
     assert.equal(run('45717399').info.bank?.name, 'Danske Bank');
   });
@@ -175,6 +176,13 @@ describe('issuer records', () => {
     assert.equal(run('968208').info.scheme.name, 'mada');
     assert.equal(run('968208').info.country?.alpha2, 'SA');
   });
+  it('records are matched on the BIN (8 digits at most): a 9-digit record never names more of the number', () => {
+    const idx = buildBinIndex([rec('621056801', '621056801', { scheme: 'unionpay', bank: 'NINE DIGITS' }), rec('62105680', '62105680', { bank: 'EIGHT DIGITS', type: 'debit' })]);
+    const p = parseBinInput('6210568010000000000');
+    assert.ok(p.ok);
+    const r = evaluateBin('6210568010000000000', p.value, { index: idx, countries: data.countries });
+    assert.deepEqual([r.info.bank?.name, r.info.bank?.identifier, r.info.scheme.type], ['Eight Digits', '62105680', 'debit']);
+  });
   it('a record with no bank name still gives the country', () => {
     const idx = buildBinIndex([rec('411111', '411111', { country: 'US' })]);
     const p = parseBinInput('411111');
@@ -182,6 +190,131 @@ describe('issuer records', () => {
     const r = evaluateBin('411111', p.value, { index: idx, countries: data.countries });
     assert.equal(r.info.bank, null);
     assert.equal(r.info.country?.alpha2, 'US');
+  });
+});
+
+/**
+ * The customer's known BINs (issue "Accurate answers"): without any issuer record, a domestic
+ * scheme names its country and currency, and mada and Dankort their type. Sources of each fact are
+ * in domestic.ts and local-schemes.ts; the BINs' schemes:
+ *   588845 mada-only, 440647 Visa + mada: the mada lists cited in local-schemes.ts;
+ *   817200, 820000, 508500, 606985, 652150: RuPay (Wikipedia "Payment card number" 81, 82, 508; NPCI ranges as in juspay/card-validator);
+ *   2200xx Mir (Wikipedia: 2200-2204); 506699 Elo, 606282 Hipercard, 979200 Troy, 506099 Verve (credit-card-type, Wikipedia);
+ *   507803 Meeza (creditcards-types meeza.js); 5019 Dankort, 4571 Visa/Dankort (Wikipedia IIN table).
+ */
+describe('domestic schemes imply country, currency and (debit-only ones) type', () => {
+  const cases: Array<[bin: string, name: string, coName: string | null, country: string, currency: string, type: string | null]> = [
+    ['588845', 'mada', null, 'SA', 'SAR', 'debit'],
+    ['440647', 'Visa', 'mada', 'SA', 'SAR', 'debit'],
+    ['529741', 'Mastercard', 'mada', 'SA', 'SAR', 'debit'],
+    ['817200', 'RuPay', null, 'IN', 'INR', null],
+    ['820000', 'RuPay', null, 'IN', 'INR', null],
+    ['829999', 'RuPay', null, 'IN', 'INR', null],
+    ['508500', 'RuPay', null, 'IN', 'INR', null],
+    ['508001', 'RuPay', null, 'IN', 'INR', null],
+    ['606985', 'RuPay', null, 'IN', 'INR', null],
+    ['652150', 'RuPay', null, 'IN', 'INR', null],
+    ['220012', 'Mir', null, 'RU', 'RUB', null],
+    ['220412', 'Mir', null, 'RU', 'RUB', null],
+    ['506699', 'Elo', null, 'BR', 'BRL', null],
+    ['606282', 'Hipercard', null, 'BR', 'BRL', null],
+    ['979200', 'Troy', null, 'TR', 'TRY', null],
+    ['506099', 'Verve', null, 'NG', 'NGN', null],
+    ['507803', 'Meeza', null, 'EG', 'EGP', null],
+    ['501912', 'Dankort', null, 'DK', 'DKK', 'debit'],
+    ['457100', 'Visa', 'Dankort', 'DK', 'DKK', 'debit'],
+  ];
+  for (const [bin, name, coName, country, currency, type] of cases) {
+    it(`${bin}: ${name}${coName ? ` + ${coName}` : ''} -> ${country} ${currency} ${type ?? '(type unknown)'}`, () => {
+      const idx = buildBinIndex([]);
+      const p = parseBinInput(withLuhn(bin));
+      assert.ok(p.ok);
+      const r = evaluateBin(bin, p.value, { index: idx, countries: data.countries });
+      assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], [name, coName]);
+      assert.equal(r.isValid, true, r.reason);
+      assert.equal(r.info.country?.alpha2, country);
+      assert.equal(r.info.country?.source, 'scheme');
+      assert.equal(r.info.scheme.currency, currency);
+      assert.equal(r.info.scheme.type, type);
+      assert.equal(r.info.bank, null);
+    });
+  }
+  it('international schemes imply nothing', () => {
+    for (const bin of ['411111', '555555', '378282', '601100', '353011', '620000', '810000']) {
+      const r = run(withLuhn(bin));
+      assert.equal(r.info.country, null, bin);
+      assert.equal(r.info.scheme.currency, null, bin);
+      assert.equal(r.info.scheme.type, null, bin);
+    }
+  });
+  it('every domestic scheme has a country the country data knows', () => {
+    for (const [scheme, f] of DOMESTIC_SCHEMES) assert.ok(data.countries.get(f.country)?.currency?.code, scheme);
+  });
+  it('an issuer record says otherwise: its country, type and currency win', () => {
+    const idx = buildBinIndex([
+      rec('220070', '220070', { scheme: 'mir', country: 'AM', type: 'credit', bank: 'ARMENIAN BANK' }),
+      rec('588845', '588845', { scheme: 'mada', type: '', country: '' , bank: 'AL RAJHI BANK' }),
+    ]);
+    const at = (bin: string) => {
+      const p = parseBinInput(bin);
+      assert.ok(p.ok);
+      return evaluateBin(bin, p.value, { index: idx, countries: data.countries });
+    };
+    const mir = at('220070');
+    assert.deepEqual([mir.info.country?.alpha2, mir.info.country?.source, mir.info.scheme.currency, mir.info.scheme.type], ['AM', 'issuer', 'AMD', 'credit']);
+    const mada = at('588845');
+    assert.deepEqual([mada.info.country?.alpha2, mada.info.country?.source, mada.info.scheme.type, mada.info.bank?.name], ['SA', 'scheme', 'debit', 'Al Rajhi Bank']);
+  });
+});
+
+/**
+ * Precedence where ranges collide (docs/api-decisions.md "BIN"). Sources: Wikipedia "Payment card
+ * number" (Discover 6011, 644-649, 65; RuPay 60, 65, 81, 82, 508, 353, 356; JCB 3528-3589; GPN 60-63);
+ * UnionPay 81000000-81719999 (processor bulletin in braintree/credit-card-type issue #95); NPCI
+ * RuPay ranges as in juspay/card-validator.
+ */
+describe('scheme precedence in shared ranges', () => {
+  const cases: Array<[bin: string, name: string | null, coName: string | null, why: string]> = [
+    ['601100', 'Discover', null, '6011 is Discover: more specific than anything local'],
+    ['606282', 'Hipercard', null, 'Hipercard 606282 is more specific than RuPay 60'],
+    ['604906', 'mada', null, 'a mada BIN inside 60'],
+    ['601300', 'Maestro', null, 'the rest of 60 is shared with GPN (ID) and others: not RuPay, no country'],
+    ['606985', 'RuPay', null, 'NPCI range in 60'],
+    ['652150', 'RuPay', null, "NPCI range beats Discover's 65"],
+    ['653149', 'RuPay', null, 'last BIN of the NPCI 65 range'],
+    ['653150', 'Discover', null, 'outside it, 65 is Discover'],
+    ['650031', 'Elo', null, 'Elo inside 65'],
+    ['508000', 'RuPay', null, 'RuPay 508 beats the Maestro catch-all'],
+    ['508160', 'mada', null, 'mada 508160 is more specific than RuPay 508'],
+    ['810000', 'UnionPay', null, 'UnionPay 8 series'],
+    ['817199', 'UnionPay', null, 'last UnionPay BIN of the 8 series'],
+    ['817200', 'RuPay', null, 'RuPay starts where UnionPay ends'],
+    ['820199', 'RuPay', null, '82 is RuPay'],
+    ['353011', 'JCB', null, "353 is JCB's: Japanese JCB cards too"],
+    ['356600', 'JCB', null, "356 is JCB's"],
+    ['457100', 'Visa', 'Dankort', 'inside Visa a local range is a co-badge'],
+  ];
+  for (const [bin, name, coName, why] of cases) {
+    it(`${bin}: ${why}`, () => {
+      const r = run(withLuhn(bin));
+      assert.deepEqual([r.info.scheme.name, r.info.scheme.coName], [name, coName]);
+      assert.equal(r.isValid, true, r.reason);
+    });
+  }
+  it('a record naming RuPay inside JCB or Discover space makes a co-badge with the record\'s country', () => {
+    const idx = buildBinIndex([
+      rec('356101', '356101', { scheme: 'rupay', country: 'IN', bank: 'STATE BANK OF INDIA', type: 'credit' }),
+      rec('353011', '353011', { scheme: 'jcb', country: 'JP', bank: 'JCB CO., LTD.' }),
+    ]);
+    const at = (bin: string) => {
+      const p = parseBinInput(withLuhn(bin));
+      assert.ok(p.ok);
+      return evaluateBin(bin, p.value, { index: idx, countries: data.countries });
+    };
+    const rupay = at('356101');
+    assert.deepEqual([rupay.info.scheme.name, rupay.info.scheme.coName, rupay.info.country?.alpha2, rupay.info.scheme.currency], ['JCB', 'RuPay', 'IN', 'INR']);
+    const jcb = at('353011');
+    assert.deepEqual([jcb.info.scheme.name, jcb.info.scheme.coName, jcb.info.country?.alpha2], ['JCB', null, 'JP']);
   });
 });
 
@@ -196,6 +329,7 @@ describe('issuerTitleCase', () => {
     ['Banco Davivienda S.A.', 'Banco Davivienda S.A.'],
     ['icici bank limited', 'ICICI Bank Limited'],
     ["CREDIT AGRICOLE-CORPORATE D'INVESTISSEMENT", "Credit Agricole-Corporate D'Investissement"],
+    ['中国工商银行 (ICBC)', '中国工商银行 (ICBC)'],
     ['', ''],
   ];
   for (const [raw, want] of cases) it(`${raw} -> ${want}`, () => assert.equal(issuerTitleCase(raw), want));

@@ -1,9 +1,10 @@
 import type { Lang } from '../country/types.ts';
 import { flagEmoji } from '../country/flag-block.ts';
 import { issuerTitleCase } from './issuer-name.ts';
-import { localScheme } from './local-schemes.ts';
+import { domesticFacts } from './domestic.ts';
+import { localMatch } from './local-schemes.ts';
 import { luhnValid, type ParsedBin } from './parse.ts';
-import { globalScheme } from './schemes.ts';
+import { globalMatch } from './schemes.ts';
 import type { BinBank, BinCountry, BinIndex, BinInfo, BinRecord, BinResult, CountryLookup } from './types.ts';
 
 /** Scheme names of the datasets' lower-case scheme column. */
@@ -55,18 +56,42 @@ function rangeScheme(leading: string): Derived | null {
 /** The scheme and syntax the number's range gives, with or without an issuer record. */
 function derive(leading: string, record: BinRecord | null): Derived {
   const d = rangeScheme(leading);
-  if (d) return { name: d.name, coName: d.coName, syntax: { gaps: [...d.syntax.gaps], lengths: [...d.syntax.lengths], code: { ...d.syntax.code } }, luhn: d.luhn };
+  if (d) {
+    return { name: d.name, coName: d.coName ?? recordCoBadge(d.name, record), syntax: { gaps: [...d.syntax.gaps], lengths: [...d.syntax.lengths], code: { ...d.syntax.code } }, luhn: d.luhn };
+  }
   const name = record ? schemeFromDataset(record.scheme) : null;
   return { name, coName: null, syntax: Object.assign({}, CARD16, { lengths: record && record.length > 0 ? [record.length] : [...CARD16.lengths] }), luhn: name !== 'UnionPay' };
 }
 
+/**
+ * A domestic scheme an issuer record names inside another scheme's range is a co-badge the range
+ * table cannot see: RuPay cards on JCB's 353/356 or Discover's 65 BINs, for example (their ranges
+ * are shared with the partner's own cards, so only the record tells them apart).
+ */
+function recordCoBadge(rangeName: string | null, record: BinRecord | null): string | null {
+  if (!record || record.scheme === '') return null;
+  // The importer stores schemes lower case; every domestic scheme is in the table (no Title Case per call).
+  const named = DATASET_SCHEMES[record.scheme] ?? null;
+  return named !== rangeName && domesticFacts(named) !== null ? named : null;
+}
+
+/**
+ * Precedence between credit-card-type's patterns and the local table: inside Visa or Mastercard a
+ * local range is a co-badge; otherwise the local range wins unless the global pattern is more
+ * specific (longer), so Discover's 6011 and Hipercard's 606282 stay theirs while RuPay's 508 and
+ * 652150-653149 beat Maestro and Discover's 65. Maestro's patterns in the package (50, 56-59, 6,
+ * 63, 67 and the 6-digit ranges between Elo's) are a catch-all, not ranges Maestro publishes
+ * (Wikipedia lists 5018, 5020, 5038, 5893, 6304, 6759, 6761-6763): they never beat a local range.
+ */
 function rangeSchemeUncached(leading: string): Derived | null {
-  const best = globalScheme(leading);
-  const local = localScheme(leading);
+  const g = globalMatch(leading);
+  const best = g?.scheme;
+  const local = localMatch(leading);
   if (best && local && CO_BADGING.has(best.type)) {
-    return { name: best.niceType, coName: local, syntax: { gaps: [...best.gaps], lengths: [...best.lengths], code: { ...best.code } }, luhn: true };
+    return { name: best.niceType, coName: local.scheme, syntax: { gaps: [...best.gaps], lengths: [...best.lengths], code: { ...best.code } }, luhn: true };
   }
-  if (local) return { name: local, coName: null, syntax: LOCAL_SYNTAX[local] ?? CARD16, luhn: true };
+  const globalWins = g !== undefined && local !== null && best?.type !== 'maestro' && g.strength > local.len;
+  if (local && !globalWins) return { name: local.scheme, coName: null, syntax: LOCAL_SYNTAX[local.scheme] ?? CARD16, luhn: true };
   if (best) {
     return { name: best.niceType, coName: null, syntax: { gaps: [...best.gaps], lengths: [...best.lengths], code: { ...best.code } }, luhn: !NO_LUHN.has(best.type) };
   }
@@ -103,7 +128,7 @@ function bankOfUncached(r: BinRecord): BinBank | null {
   };
 }
 
-function countryOf(alpha2: string, countries: CountryLookup, lang: Lang): BinCountry | null {
+function countryOf(alpha2: string, source: BinCountry['source'], countries: CountryLookup, lang: Lang): BinCountry | null {
   const c = alpha2 === '' ? undefined : countries.get(alpha2);
   if (!c) return null;
   return {
@@ -115,6 +140,7 @@ function countryOf(alpha2: string, countries: CountryLookup, lang: Lang): BinCou
     continent: c.continent.names[lang],
     languageCode: c.language?.code ?? null,
     languageNative: c.language?.native ?? null,
+    source,
   };
 }
 
@@ -130,12 +156,19 @@ function reasonOf(parsed: ParsedBin, name: string | null, syntax: Syntax, luhn: 
 
 /** The BIN result for parsed input: scheme and syntax by range, issuer and country from the dataset. */
 export function evaluateBin(sent: string, parsed: ParsedBin, data: BinEngineData, lang: Lang = 'EN'): BinResult {
-  const record = data.index.find(parsed.leading);
+  // The BIN only (at most 8 digits, as `detected_digits` says): a longer record never matches, so no answer
+  // (nor the decision log that keeps it) names more of the card number than its BIN.
+  const record = data.index.find(parsed.bin);
   const d = derive(parsed.leading, record);
   const luhn = record?.luhn === false ? false : d.luhn;
-  const country = record ? countryOf(record.country, data.countries, lang) : null;
+  // The issuer record's country first; else the one a domestic scheme implies (co-badge first: Visa + mada is Saudi).
+  const domestic = domesticFacts(d.coName) ?? domesticFacts(d.name);
+  const fromRecord = record !== null && record.country !== '';
+  const alpha2 = fromRecord ? record.country : (domestic?.country ?? '');
+  const country = countryOf(alpha2, fromRecord ? 'issuer' : 'scheme', data.countries, lang);
   const reason = reasonOf(parsed, d.name, d.syntax, luhn);
-  const c = record && record.country !== '' ? data.countries.get(record.country) : undefined;
+  const c = country ? data.countries.get(country.alpha2) : undefined;
+  const type = record && record.type !== '' ? record.type : domestic?.debitOnly ? 'debit' : null;
   return {
     reason,
     isValid: reason === '',
@@ -148,7 +181,7 @@ export function evaluateBin(sent: string, parsed: ParsedBin, data: BinEngineData
         isLuha: luhn,
         isPrepaid: record?.prepaid ?? false,
         isCommercial: record?.commercial ?? false,
-        type: record && record.type !== '' ? record.type : null,
+        type,
         brand: record && record.brand !== '' ? record.brand : null,
         currency: c?.currency?.code ?? null,
       },

@@ -40,6 +40,9 @@ export function issuerTitleCase(name: string): string {
   const hasUpper = /\p{Lu}/u.test(s);
   const hasLower = /\p{Ll}/u.test(s);
   if (hasUpper && hasLower) return s;
+  // A name in a script without case (Chinese, Arabic...) is not one written in capitals: its Latin
+  // part is a code or acronym (`中国工商银行 (ICBC)`), kept as written.
+  if (/\p{Lo}/u.test(s)) return s;
   const upper = s.toUpperCase();
   return upper.split(' ').map((w, i) => word(w, i === 0)).join(' ');
 }

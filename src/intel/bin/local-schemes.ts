@@ -43,14 +43,31 @@ export const MADA_BINS: readonly string[] = [
 /**
  * Meeza (Egypt): 507803 and 507809-507811, 16 digits: bendrucker/creditcards-types types/meeza.js
  * (pattern /^5078(03|09|10|11)\d{10}$/). 507804-507808 are in no source found and are not Meeza here.
- * RuPay: 508500-508999, 606985-607984, 608001-608500, 652150-653149, as in
- * thanushiyay/CardValidation_SPAK src/components/CardTypes.js and bhaskarmelkani/cardType.js cardType.js.
+ *
+ * RuPay (India). Wikipedia "Payment card number" (IIN table, as copied on 2024-07-19 into a public
+ * cardData table) gives RuPay 60, 65, 81, 82, 508, 353, 356, with 65 co-branded Discover and
+ * 353/356 co-branded JCB. NPCI ranges as the Indian gateway Juspay ships them
+ * (juspay/card-validator src/validator.js): 508500-508999, 606985-607984, 608001-608500,
+ * 652150-653149, 817200-819899, 819900-820199. Kept here, with the precedence explained in
+ * docs/api-decisions.md "BIN":
+ * - 508: all of it (Wikipedia); mada's 508160 is more specific and stays mada.
+ * - 60: only the NPCI ranges. The rest of 60 is shared with Indonesia's GPN (Wikipedia: GPN 60-63),
+ *   UkrCard (604001-604200), mada (604906, 605141), Discover (6011) and Hipercard (606282): calling
+ *   it RuPay would give Indian country facts to Indonesian and Ukrainian cards.
+ * - 65: only 652150-653149 (65 is Discover's; RuPay cards there are the Discover co-brand).
+ * - 81 and 82: 817200-829999. UnionPay's 8 series is 81000000-81719999 (processor bulletin quoted in
+ *   braintree/credit-card-type issue #95, the package's UnionPay 810, 8110-8171), so the two meet
+ *   at 817200 without overlap.
+ * - 353 and 356: JCB's own space, where Japanese JCB cards are too (3530 and 3566 test numbers):
+ *   not by range; an issuer record naming RuPay there makes the card JCB + RuPay (evaluate.ts).
+ *
  * Dankort: 5019 (bendrucker/creditcards-types types/dankort.js) and 4571 co-badged with Visa (Wikipedia
- * "Payment card number", as quoted in the card-request issue template of d-edge/Cardizer).
+ * "Payment card number", as quoted in the card-request issue template of d-edge/Cardizer; Wikipedia's
+ * table above: Dankort 5019, 4571).
  */
 export const LOCAL_SCHEMES: readonly LocalScheme[] = [
   { name: 'mada', ranges: MADA_BINS.map((b) => [b, b] as const) },
-  { name: 'RuPay', ranges: [['508500', '508999'], ['606985', '607984'], ['608001', '608500'], ['652150', '653149']] },
+  { name: 'RuPay', ranges: [['508', '508'], ['606985', '607984'], ['608001', '608500'], ['652150', '653149'], ['817200', '819999'], ['82', '82']] },
   { name: 'Dankort', ranges: [['5019', '5019'], ['4571', '4571']] },
   { name: 'Meeza', ranges: [['507803', '507803'], ['507809', '507811']] },
 ];
@@ -63,10 +80,15 @@ const ENTRIES: Entry[] = LOCAL_SCHEMES.flatMap((s) => s.ranges.map(([lo, hi]) =>
 
 /** The local scheme whose range holds the number's leading digits, or null. */
 export function localScheme(leading: string): string | null {
+  return localMatch(leading)?.scheme ?? null;
+}
+
+/** The local scheme and the length of its matching range (its specificity), or null. */
+export function localMatch(leading: string): { scheme: string; len: number } | null {
   for (const e of ENTRIES) {
     if (leading.length < e.len) continue;
     const p = leading.slice(0, e.len);
-    if (p >= e.lo && p <= e.hi) return e.scheme;
+    if (p >= e.lo && p <= e.hi) return { scheme: e.scheme, len: e.len };
   }
   return null;
 }

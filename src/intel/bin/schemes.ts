@@ -40,6 +40,14 @@ for (const type of Object.values(creditCardType.types)) {
 
 /** The global scheme of a number's leading digits, as creditCardType() would pick it, or undefined. */
 export function globalScheme(leading: string): GlobalScheme | undefined {
+  return globalMatch(leading)?.scheme;
+}
+
+/**
+ * The global scheme with the length of the pattern that matched (0 when the number is shorter than
+ * the pattern): how specific the match is, which the local table's precedence needs.
+ */
+export function globalMatch(leading: string): { scheme: GlobalScheme; strength: number } | undefined {
   let best: GlobalScheme | undefined;
   let bestStrength = -1;
   for (const p of PATTERNS) {
@@ -54,5 +62,5 @@ export function globalScheme(leading: string): GlobalScheme | undefined {
       bestStrength = strength;
     }
   }
-  return best;
+  return best === undefined ? undefined : { scheme: best, strength: bestStrength };
 }

@@ -66,6 +66,8 @@ export interface BinCountry {
   continent: string;
   languageCode: string | null;
   languageNative: string | null;
+  /** Where the country comes from: `issuer` (the imported record) or `scheme` (a domestic scheme's country). */
+  source: 'issuer' | 'scheme';
 }
 
 export interface BinInfo {

@@ -57,7 +57,7 @@ const BIN: FieldTable = {
     'reason', 'bin', 'info.detected_digits', 'info.syntax.code.name',
     ...under('info.scheme', ['name', 'coName', 'type', 'brand', 'currency']),
     ...under('info.bank', ['id', 'identifier', 'name', 'city', 'url', 'phone', 'logo', 'latitude', 'longitude']),
-    ...under('info.country', ['alpha2', 'name', 'code', 'numeric', 'emoji', 'continent', 'languageCode', 'languageNative']),
+    ...under('info.country', ['alpha2', 'name', 'code', 'numeric', 'emoji', 'continent', 'languageCode', 'languageNative', 'source']),
   ],
   number: ['info.syntax.code.size'],
   boolean: ['isValid', 'blacklisted', ...under('info.scheme', ['isLuha', 'isPrepaid', 'isCommercial'])],
