@@ -201,3 +201,25 @@ describe('amountBucket', () => {
     assert.equal(amountBucket(1e300), 40);
   });
 });
+
+describe('paymentFeatures: browser and system families', () => {
+  const cases: Array<[string, string, string]> = [
+    ['Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko', 'ie', 'windows'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0', 'edge', 'windows'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Safari/537.36 OPR/105.0.0.0', 'opera', 'windows'],
+    ['Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0', 'firefox', 'linux'],
+    ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36', 'chrome', 'android'],
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1', 'safari', 'ios'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15', 'safari', 'mac'],
+    ['curl/8.4.0', 'other', 'other'],
+  ];
+  for (const [ua, browser, os] of cases) {
+    it(`${browser} on ${os}: ${ua.slice(0, 40)}`, () => {
+      const f = paymentFeatures(input({ userAgent: ua }), noFacts, hashFn);
+      assert.ok(f.includes(`browser:${browser}`) && f.includes(`os:${os}`), f.join(' '));
+    });
+  }
+  it('no User-Agent, no browser feature', () => {
+    assert.ok(!paymentFeatures(input(), noFacts, hashFn).some((f) => f.startsWith('browser:') || f.startsWith('os:')));
+  });
+});

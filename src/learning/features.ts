@@ -37,6 +37,7 @@
  * | `cust_hist:<0\|1\|2-4\|5+>` | earlier scorings of the customer_id (a new customer is 0) |
  * | `card10m:<n>`, `card_cust:<n>`, `card_email:<n>` | attempts with the card in 10 minutes; its customers in 30 days; its emails in 24 hours (0, 1, 2-3, 4+) |
  * | `dev_cust:<n>`, `ip_cust:<n>` | customers of the device in 30 days, of the IP in 24 hours (0, 1, 2-3, 4+) |
+ * | `browser:<family>`, `os:<family>` | the User-Agent's browser (chrome, edge, firefox, safari, ie, opera, other) and system (windows, mac, ios, android, linux, other) |
  * | `x:<a>&<b>` | crosses: `new` (account < 1 day), `anon` (PF10003), `disposable` (PF10004), `high` (amount z ≥ 2), `mismatch` (PF10029 or PF10017), `digital` |
  * | `cvv:<pass\|fail>` | `cvv_result` |
  * | `2fa:<0\|1>` | `customer_2fa` |
@@ -118,6 +119,26 @@ function ageBucket(ageSeconds: number): string {
   return 'ge365d';
 }
 
+/** The browser family of a User-Agent (a few tokens; the device rules parse it properly). */
+function browserFamily(ua: string): string {
+  if (/Trident\/|MSIE /.test(ua)) return 'ie';
+  if (/Edg(e|A|iOS)?\//.test(ua)) return 'edge';
+  if (/OPR\/|Opera/.test(ua)) return 'opera';
+  if (/Firefox\/|FxiOS/.test(ua)) return 'firefox';
+  if (/Chrome\/|CriOS/.test(ua)) return 'chrome';
+  if (/Version\/[\d.]+.*Safari\//.test(ua)) return 'safari';
+  return 'other';
+}
+
+function osFamily(ua: string): string {
+  if (/iPhone|iPad|iPod/.test(ua)) return 'ios';
+  if (/Android/.test(ua)) return 'android';
+  if (/Windows/.test(ua)) return 'windows';
+  if (/Macintosh|Mac OS X/.test(ua)) return 'mac';
+  if (/Linux|X11|CrOS/.test(ua)) return 'linux';
+  return 'other';
+}
+
 /** 0, 1, 2-3, 4+ (a count bucket). */
 function countBucket(n: number): string {
   return n <= 0 ? '0' : n === 1 ? '1' : n <= 3 ? '2-3' : '4+';
@@ -189,6 +210,11 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
   if (!present(input.deviceId)) out.add('missing:device');
   if (!present(input.customerId)) out.add('missing:customer_id');
 
+  if (present(input.userAgent)) {
+    const ua = input.userAgent.slice(0, 512);
+    out.add(`browser:${browserFamily(ua)}`);
+    out.add(`os:${osFamily(ua)}`);
+  }
   let young = false;
   if (facts.now && input.registrationDate !== undefined && Number.isFinite(input.registrationDate)) {
     const age = Math.max(0, facts.now.getTime() / 1000 - input.registrationDate);

@@ -148,6 +148,14 @@ describe('payment scoring: the textbook patterns land in their bands', () => {
     assert.ok(phone.score > plain.score, `${plain.score} → ${phone.score}`);
   });
 
+  it('a legitimate Indian RuPay card (81/82 series) stays low: a valid BIN, issued in India', async () => {
+    for (const prefix of ['817200', '820000']) {
+      const d = await pay({ card_number: luhn(prefix), customer_ip: '49.36.0.1', billing_country: 'IN', shipping_country: 'IN', customer_country: 'IN', payment_type: 'rupay', transaction_amount: 1499, transaction_currency: 'INR' });
+      assert.ok(d.score < 30, JSON.stringify(d));
+      assert.ok(!ids(d).includes('PF10007') && !ids(d).includes('PF10008'), ids(d).join(','));
+    }
+  });
+
   it('a purchase within a minute of sign-up reaches the fraud_payment event alone', async () => {
     const d = await pay({ customer_id: 'fresh-1', customer_registration_date: Math.floor(now / 1000) - 20, transaction_amount: 80, customer_ip: US_IP });
     assert.ok(d.score >= 50, JSON.stringify(d));
