@@ -92,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     decisionLogDays: config.decisionLogDays,
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
+    webhookTargets: config.webhookAllowPrivate,
   });
   const learning = createLearning({
     store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,

@@ -217,7 +217,8 @@ describe('black box: a server killed between an event and its delivery delivers 
     }));
     // The receiver is down: the first delivery attempt fails, and the job stays pending in the store.
     const admin = 'blackbox-admin-token-0002';
-    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed, ADMIN_TOKEN: admin });
+    // The receiver is on 127.0.0.1, refused unless allowed.
+    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed, ADMIN_TOKEN: admin, WEBHOOK_ALLOW_PRIVATE: `127.0.0.1:${hookPort}` });
     const res = await fetch(`http://127.0.0.1:${s.port}/scoring/profanity?text=${encodeURIComponent('you fucking asshole')}&userID=u-1`, { headers: { authorization: `Bearer ${SEED_KEY}` } });
     const answer = (await res.json()) as { status: string; data: { isSafe: boolean } };
     assert.equal(answer.status, 'success');
@@ -238,7 +239,7 @@ describe('black box: a server killed between an event and its delivery delivers 
       });
     });
     await new Promise<void>((resolve) => receiver?.listen(hookPort, '127.0.0.1', resolve));
-    s = await startServer({ DATA_DIR: dir });
+    s = await startServer({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE: `127.0.0.1:${hookPort}` });
     // At most one backoff step (10 s) after the failed first attempt.
     const until = Date.now() + 30_000;
     while (got.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
