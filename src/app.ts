@@ -21,6 +21,7 @@ import { applyPolicySeed, createPolicy, type Policy } from './policy/index.ts';
 import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
 import type { VelocitySource } from './learning/velocity.ts';
+import { BODY_LIMIT_BYTES } from './http/body.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -71,7 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).
     http: { maxHeaderSize: 128 * 1024 },
-    bodyLimit: 2 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrors(),
     clientErrorHandler,
@@ -80,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const accounts = new AccountService(store, deps.secret, clock);
   const keys = new CachedKeyResolver(accounts);
   const metrics = new Metrics(deps.processMetrics ?? true);
-  const recorder = new Recorder(store, logger);
+  const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log));
   recorder.start();
   const policy = createPolicy({
     store,
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     decisionLogDays: config.decisionLogDays,
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
+    webhookTargets: config.webhookAllowPrivate,
   });
   const learning = createLearning({
     store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,

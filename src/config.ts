@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDnsServer } from './net/dns.ts';
+import { parseAllowedTargets, type AllowedTargets } from './policy/webhooks/targets.ts';
 
 /** Environment schema: parsed once at boot, frozen, passed in. Nothing else reads process.env. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -42,6 +43,19 @@ const EnvSchema = z
     DECISION_LOG_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3650).default(30)),
     POLICY_REFRESH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(3_600_000).default(1000)),
     WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    WEBHOOK_ALLOW_PRIVATE: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .optional()
+        .superRefine((v, ctx) => {
+          try {
+            parseAllowedTargets(v);
+          } catch (err) {
+            ctx.addIssue({ code: 'custom', message: `${(err as Error).message} (comma-separated host:port, IP addresses or CIDR ranges)` });
+          }
+        }),
+    ),
     NETWORK: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     DNS_SERVERS: z.preprocess(emptyToUndefined, z.string().optional()),
     NETWORK_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(300)),
@@ -75,6 +89,8 @@ export interface Config {
   policyRefreshMs: number;
   /** Whether this instance sends webhook deliveries (several instances may all do so safely). */
   webhookWorker: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE: private webhook targets allowed (docs/operations.md). */
+  webhookAllowPrivate: AllowedTargets;
   /** false (`NETWORK=off`): DNS and RDAP checks answer null at once and nothing is sent. */
   network: boolean;
   /** DNS resolvers for domain checks (`ip`, `ip:port`, `[v6]:port`); empty: the system's. */
@@ -144,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     decisionLogDays: e.DECISION_LOG_DAYS,
     policyRefreshMs: e.POLICY_REFRESH_MS,
     webhookWorker: e.WEBHOOK_WORKER === 'on',
+    webhookAllowPrivate: parseAllowedTargets(e.WEBHOOK_ALLOW_PRIVATE),
     network: e.NETWORK === 'on',
     dnsServers: parseDnsServers(e.DNS_SERVERS),
     networkBudgetMs: e.NETWORK_BUDGET_MS,

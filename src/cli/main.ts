@@ -73,7 +73,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
         await withAccounts(config, async (svc, store) => {
           const done = await svc.applySeed(seed);
           const { secret } = resolveSecret(config.secretKey, config.dataDir);
-          const policy = createPolicy({ store, secret, logger: pino({ level: 'silent' }), clock: () => new Date(), refreshMs: 1000, decisionLogDays: 0, logDecision: undefined, worker: false });
+          const policy = createPolicy({ store, secret, logger: pino({ level: 'silent' }), clock: () => new Date(), refreshMs: 1000, decisionLogDays: 0, logDecision: undefined, worker: false, webhookTargets: config.webhookAllowPrivate });
           return { ...done, ...(await applyPolicySeed(seed, policy)) };
         }),
       );

@@ -1,5 +1,9 @@
 import type { DecisionRecord, PendingDecision, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
 import type { Logger } from 'pino';
+import { BatchInterrupted, writeIsolating } from '../store/unwritable.ts';
+
+/** The batched logs whose records can be dropped as unwritable (the `log` label of vigil_records_dropped_total). */
+export type RecordLog = 'decision' | 'request';
 
 /**
  * Decision records written per transaction. A flush at thousands of requests per second holds
@@ -23,6 +27,10 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * made every scavenge slower and old space fill (docs/benchmarks.md, 2026-11-24). After a failed write
  * they wait for the next interval's flush instead, so a store outage costs one retry (and one error
  * line) per interval, not one per request.
+ *
+ * A record that can never be written (it cannot be serialised, or the store refuses its values) is not
+ * retried: the batch holding it is written record by record, that record is dropped, counted (`onDropped`)
+ * and logged once, and the rest go on (src/store/unwritable.ts). Retried, it froze the log for ever.
  */
 export class Recorder {
   private usage = new Map<string, UsageRow>();
@@ -37,6 +45,7 @@ export class Recorder {
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly intervalMs = 1000,
+    private readonly onDropped: (log: RecordLog) => void = () => undefined,
   ) {}
 
   start(): void {
@@ -104,16 +113,35 @@ export class Recorder {
       while (written < decisions.length) {
         if (written > 0) await nextTurn();
         const chunk = decisions.slice(written, written + DECISION_CHUNK).map((d) => this.settled(d));
-        await this.store.decisions.append(chunk);
+        await writeIsolating(chunk, (records) => this.store.decisions.append(records), (record, err) => this.droppedDecision(record, err));
         written += chunk.length;
       }
       this.#decisionsFailing = false;
     } catch (err) {
       // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
-      this.decisions.unshift(...decisions.slice(written));
+      const handled = err instanceof BatchInterrupted ? err.handled : 0;
+      this.decisions.unshift(...decisions.slice(written + handled));
       this.#decisionsFailing = true;
-      this.logger.error({ err }, 'failed to write the decision log; will retry');
+      this.logger.error({ err: err instanceof BatchInterrupted ? err.cause : err }, 'failed to write the decision log; will retry');
     }
+  }
+
+  /** One line per dropped record, with what identifies it and why, without a stack. */
+  private droppedDecision(record: DecisionRecord, err: unknown): void {
+    this.onDropped('decision');
+    const tx = record.input.transaction_id;
+    this.logger.error(
+      {
+        accountId: record.accountId,
+        operation: record.operation,
+        group: record.group,
+        at: record.at,
+        userId: record.userId,
+        ...(typeof tx === 'string' && { transactionId: tx.slice(0, 100) }),
+        reason: reasonOf(err),
+      },
+      'decision record cannot be written; dropped',
+    );
   }
 
   private async writeBatch(): Promise<void> {
@@ -125,12 +153,12 @@ export class Recorder {
     try {
       if (rows.length > 0) await this.store.usage.add(rows);
       usageWritten = true;
-      if (entries.length > 0) await this.store.requestLog.append(entries);
+      if (entries.length > 0) await writeIsolating(entries, (batch) => this.store.requestLog.append(batch), (entry, err) => this.droppedEntry(entry, err));
     } catch (err) {
       // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
-      this.log.unshift(...entries);
+      this.log.unshift(...entries.slice(err instanceof BatchInterrupted ? err.handled : 0));
       if (usageWritten) {
-        this.logger.error({ err }, 'failed to write the request log; will retry');
+        this.logger.error({ err: err instanceof BatchInterrupted ? err.cause : err }, 'failed to write the request log; will retry');
       } else {
         for (const r of rows) {
           const k = `${r.accountId}\u0000${r.method}\u0000${r.day}`;
@@ -145,4 +173,13 @@ export class Recorder {
     }
     await this.writeDecisions();
   }
+
+  private droppedEntry(entry: RequestLogEntry, err: unknown): void {
+    this.onDropped('request');
+    this.logger.error({ accountId: entry.accountId, operation: entry.operation, at: entry.at, reason: reasonOf(err) }, 'request log entry cannot be written; dropped');
+  }
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof Error ? err.message.slice(0, 300) : String(err).slice(0, 300);
 }

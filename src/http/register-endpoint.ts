@@ -12,7 +12,7 @@ import { writeTurn } from './write-turn.ts';
 import { isReusableAnswer } from './formats/json.ts';
 import { utcDay } from '../intel/time/utc-calendar.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import { scrubUrl } from '../logger.ts';
+import { loggedUrl } from '../logger.ts';
 import type { Recorder } from './recorder.ts';
 import type { PolicyStage } from '../policy/stage.ts';
 import type { PolicyContribution } from '../policy/types.ts';
@@ -151,7 +151,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
         const seconds = (performance.now() - timing.startedAt) / 1000;
         deps.metrics.observe(def.operation, code, seconds);
         if (deps.logger.isLevelEnabled('debug')) {
-          deps.logger.debug({ operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: scrubUrl(req.url), ip: ctx.ip }, 'request');
+          deps.logger.debug({ operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: loggedUrl(req.url, req.query as Readonly<Record<string, unknown>>), ip: ctx.ip }, 'request');
         }
         const t0 = performance.now();
         const out = renderEnvelope(body, { format: ctx.options.format, callback: ctx.options.callback, keyed: def.keyed ?? false });

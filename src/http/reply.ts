@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { render, type Format, type Rendered } from './formats/index.ts';
 import { ApiError, errorBody, type ErrorBody, type ErrorCode } from './errors.ts';
+import { BODY_TOO_LARGE } from './body.ts';
 
 export interface RenderOptions {
   format: Format;
@@ -41,6 +42,7 @@ export function toErrorBody(err: unknown, inputErrorCode: ErrorCode | undefined)
   const fe = err as { code?: unknown; statusCode?: unknown };
   // Fastify rejects odd bodies and content types before the handler: they are the caller's input.
   if (inputErrorCode !== undefined && typeof fe.code === 'string' && fe.code.startsWith('FST_ERR_CTP')) {
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { body: errorBody(inputErrorCode, BODY_TOO_LARGE), unexpected: false };
     return { body: errorBody(inputErrorCode, 'The request body is not valid JSON or has an unsupported Content-Type.'), unexpected: false };
   }
   return { body: errorBody(115), unexpected: true };

@@ -34,13 +34,18 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
   app.setNotFoundHandler((_req, reply) => sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 }));
 
   app.setErrorHandler((err, req, reply) => {
-    const inputCode = (req.routeOptions.config as { inputErrorCode?: ErrorCode } | undefined)?.inputErrorCode;
-    const mapped = toErrorBody(err, inputCode);
+    const routeConfig = req.routeOptions.config as { inputErrorCode?: ErrorCode; corsInAnswer?: boolean } | undefined;
+    const mapped = toErrorBody(err, routeConfig?.inputErrorCode);
     if (mapped.unexpected) {
       const status = (err as { statusCode?: number }).statusCode;
       // Fastify's own 4xx (unreadable body, bad media type on a route without an input code) are the caller's fault.
       if (typeof status === 'number' && status >= 400 && status < 500) {
-        return sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON' });
+        // API methods answer HTTP 200 with the envelope. Elsewhere (the /docs assets of @fastify/static) the status is
+        // real: a path that leaves the assets' folder (403 there, `/docs/static/../../package.json`) is a file that
+        // is not there, as a missing one is (404); other refusals are 400.
+        if (routeConfig?.corsInAnswer === true) return sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON' });
+        if (status === 403 || status === 404) return sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 });
+        return sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON', httpStatus: 400 });
       }
       logger.error({ err }, 'unhandled error');
     }

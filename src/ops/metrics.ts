@@ -17,7 +17,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly dropped = new Counter({
+    name: 'vigil_records_dropped_total',
+    help: 'Records of a batched log (decision, request) dropped because they can never be written',
+    labelNames: ['log'] as const,
+    registers: [this.registry],
+  });
+
   constructor(defaults = true) {
+    // Both series from the start at 0, so an alert on an increase sees the first drop.
+    for (const log of ['decision', 'request']) this.dropped.inc({ log }, 0);
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
   }
 
@@ -39,6 +48,11 @@ export class Metrics {
       this.latencyChildren.set(operation, histogram);
     }
     histogram.observe(seconds);
+  }
+
+  /** A record of a batched log dropped as unwritable (src/store/unwritable.ts). */
+  droppedRecord(log: string): void {
+    this.dropped.inc({ log });
   }
 
   text(): Promise<string> {

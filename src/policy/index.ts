@@ -9,6 +9,7 @@ import { PolicyStage } from './stage.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { WebhookPresence } from './webhooks/presence.ts';
 import { WebhookWorker } from './webhooks/worker.ts';
+import { NO_PRIVATE_TARGETS, type AllowedTargets } from './webhooks/targets.ts';
 
 export interface PolicyOptions {
   store: Store;
@@ -23,6 +24,8 @@ export interface PolicyOptions {
   decisionLogDays: number;
   /** Start a delivery worker in this process. */
   worker: boolean;
+  /** Private webhook targets allowed (WEBHOOK_ALLOW_PRIVATE); none when absent. */
+  webhookTargets?: AllowedTargets;
 }
 
 const HOUR_MS = 3_600_000;
@@ -40,8 +43,9 @@ export interface Policy {
 
 export function createPolicy(opts: PolicyOptions): Policy {
   const { store, logger, clock } = opts;
+  const targets = opts.webhookTargets ?? NO_PRIVATE_TARGETS;
   const snapshots = new PolicySnapshots(store, logger, opts.refreshMs);
-  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock }) : undefined;
+  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets }) : undefined;
   const presence = new WebhookPresence(store, opts.refreshMs);
   // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).
   const raiser = new EventRaiser(store, logger, (accountId) => {
@@ -58,7 +62,7 @@ export function createPolicy(opts: PolicyOptions): Policy {
     snapshots,
     rules: new RulesService(store, snapshots, clock),
     lists: new ListsService(store, snapshots, clock),
-    webhooks: new WebhookService(store, opts.secret, clock, () => worker?.wake(), (accountId) => presence.forget(accountId)),
+    webhooks: new WebhookService(store, opts.secret, clock, () => worker?.wake(), (accountId) => presence.forget(accountId), targets),
     stage: new PolicyStage(snapshots, raiser, opts.logDecision),
     worker,
     close: async () => {

@@ -10,6 +10,7 @@ import {
 } from '../policy/types.ts';
 import type { BlacklistEntry, DecisionRecord } from './ports.ts';
 import { isoTimestamp } from './values.ts';
+import { UnwritableRecord } from './unwritable.ts';
 
 /*
  * Row shapes, mappers and checks of the policy store (custom rules, blacklists, decision log) that SQLite and
@@ -235,19 +236,30 @@ function jsonObjectText(value: unknown, what: string): string {
   return JSON.stringify(value);
 }
 
-/** Checks and encodes a batch before anything is written: a bad record rejects the whole batch. */
+/**
+ * Checks and encodes a batch before anything is written: a bad record rejects the whole batch with
+ * UnwritableRecord (which the recorder then isolates, src/store/unwritable.ts). JSON.stringify of a value
+ * nested thousands of levels throws RangeError (stack), which is the record's fault too.
+ */
 export function decisionValues(records: readonly DecisionRecord[]): DecisionValues[] {
   const iso = isoTimestampCached();
-  return records.map((record) => ({
-    accountId: record.accountId,
-    group: record.group,
-    operation: record.operation,
-    userId: record.userId,
-    at: iso(record.at),
-    input: jsonObjectText(record.input, 'input'),
-    result: jsonObjectText(record.result, 'result'),
-    identities: identitiesText(record.identities),
-  }));
+  return records.map((record, i) => {
+    try {
+      return {
+        accountId: record.accountId,
+        group: record.group,
+        operation: record.operation,
+        userId: record.userId,
+        at: iso(record.at),
+        input: jsonObjectText(record.input, 'input'),
+        result: jsonObjectText(record.result, 'result'),
+        identities: identitiesText(record.identities),
+      };
+    } catch (err) {
+      if (err instanceof UnwritableRecord) throw err;
+      throw new UnwritableRecord(`decision record ${i} cannot be written: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+  });
 }
 
 export interface DecisionRow {

@@ -183,6 +183,29 @@ describe('black box: seeded server and hostile transport input', () => {
     }
   });
 
+  it('a /docs asset path with `..` segments (refused by @fastify/static) is HTTP 404, as a missing asset is; the assets still load', async () => {
+    // node:http sends the path as given (fetch would resolve the dots first).
+    const get = (path: string): Promise<{ status: number; type: string; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = rawRequest({ host: '127.0.0.1', port: s.port, path }, (res) => {
+          let body = '';
+          res.on('data', (b: Buffer) => (body += b.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['/docs/static/../../package.json', '/docs/static/%2e%2e/%2e%2e/package.json', '/docs/static/../static/index.css', '/docs/static/nope.js']) {
+      const r = await get(path);
+      assert.equal(r.status, 404, `${path}: ${r.body}`);
+      assert.deepEqual(JSON.parse(r.body), { status: 'error', code: 404, type: 'not_found', description: 'There is no method at this path. See /docs for the list of methods.' });
+      assert.doesNotMatch(r.body, /"dependencies"/);
+    }
+    const css = await get('/docs/static/index.css');
+    assert.equal(css.status, 200);
+    assert.match(css.type, /text\/css/);
+  });
+
   it('repeated parameters are rejected with the parameter\'s own code', async () => {
     const body = (await (await fetch(url(`/lookup/country?CountryCode=DE&CountryCode=FR&key=${SEED_KEY}`))).json()) as { code: number };
     assert.equal(body.code, 116);
@@ -217,7 +240,8 @@ describe('black box: a server killed between an event and its delivery delivers 
     }));
     // The receiver is down: the first delivery attempt fails, and the job stays pending in the store.
     const admin = 'blackbox-admin-token-0002';
-    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed, ADMIN_TOKEN: admin });
+    // The receiver is on 127.0.0.1, refused unless allowed.
+    s = await startServer({ DATA_DIR: dir, SEED_FILE: seed, ADMIN_TOKEN: admin, WEBHOOK_ALLOW_PRIVATE: `127.0.0.1:${hookPort}` });
     const res = await fetch(`http://127.0.0.1:${s.port}/scoring/profanity?text=${encodeURIComponent('you fucking asshole')}&userID=u-1`, { headers: { authorization: `Bearer ${SEED_KEY}` } });
     const answer = (await res.json()) as { status: string; data: { isSafe: boolean } };
     assert.equal(answer.status, 'success');
@@ -238,7 +262,7 @@ describe('black box: a server killed between an event and its delivery delivers 
       });
     });
     await new Promise<void>((resolve) => receiver?.listen(hookPort, '127.0.0.1', resolve));
-    s = await startServer({ DATA_DIR: dir });
+    s = await startServer({ DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE: `127.0.0.1:${hookPort}` });
     // At most one backoff step (10 s) after the failed first attempt.
     const until = Date.now() + 30_000;
     while (got.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));

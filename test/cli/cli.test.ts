@@ -209,7 +209,8 @@ describe('cli seed', () => {
   let dir: string;
   before(() => {
     dir = tempDir();
-    env = { DATA_DIR: join(dir, 'data') };
+    // The example seed's webhook is on 127.0.0.1 (decisions.md): refused unless allowed.
+    env = { DATA_DIR: join(dir, 'data'), WEBHOOK_ALLOW_PRIVATE: '127.0.0.1:9100' };
   });
 
   it('loads the decisions.md example and is idempotent', async () => {

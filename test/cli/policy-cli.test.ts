@@ -31,7 +31,7 @@ describe('policy CLI', () => {
 
   before(async () => {
     dir = tempDir();
-    env = { DATA_DIR: dir };
+    env = { DATA_DIR: dir, WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8' };
     const seed = {
       accounts: [
         {

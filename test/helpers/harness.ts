@@ -48,7 +48,9 @@ export async function makeTestApp(
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
-  const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', ...opts.env });
+  // Webhook receivers of the tests listen on 127.0.0.1, which the server refuses by default: allowed here
+  // (a test of the refusal passes its own WEBHOOK_ALLOW_PRIVATE in `env`).
+  const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8', ...opts.env });
   const store = await openStore({ dataDir: dir, databaseUrl: opts.databaseUrl });
   const counters = await openCounters({ redisUrl: opts.redisUrl });
   // With Redis, payment velocity windows live there too (as with REDIS_URL), under a prefix of this app's own.

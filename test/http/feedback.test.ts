@@ -271,6 +271,19 @@ describe('POST /feedback/bulk', () => {
     for (const body of [{}, { items: [] }, { items: 'x' }, [], 'nope']) assert.equal((await apiCall(t, 'POST', '/feedback/bulk', KEY, body)).code, 131);
   });
 
+  it('a body nested past 64 levels or over 2 MiB → 131 saying which (every feedback method)', async () => {
+    const deep = `{"items": [{"transaction_id": "deep-1", "outcome": "approved", "x": ${'['.repeat(4500)}${']'.repeat(4500)}}]}`;
+    const big = JSON.stringify({ transaction_id: 'big-1', outcome: 'approved', note: 'x'.repeat(3 * 1024 * 1024) });
+    for (const path of ['/feedback/bulk', '/feedback/payment', '/feedback/event']) {
+      const d = await apiCall(t, 'POST', path, KEY, deep);
+      assert.equal(d.code, 131, d.raw);
+      assert.match(String(d.description), /nests objects and arrays too deeply: at most 64 levels/);
+      const b = await apiCall(t, 'POST', path, KEY, big);
+      assert.equal(b.code, 131, b.raw);
+      assert.match(String(b.description), /too large/);
+    }
+  });
+
   it('a bulk call counts once toward the flood limit and never toward the quota', async () => {
     await t.accounts.upsertPlan({ id: 'fbflood', methods: ['*'], modules: [], monthlyQuota: 1, flood: { limit: 2, windowSeconds: 86400 } });
     const acct = await t.accounts.createAccount({ plan: 'fbflood' });

@@ -16,7 +16,10 @@ import { loadBinData, type BinData } from '../../src/data/bin-data.ts';
 import { importBinList } from '../../src/data/import/bin-list.ts';
 import { buildEndpoints, type EngineData } from '../../src/http/routes/index.ts';
 import { luhnValid } from '../../src/intel/bin/parse.ts';
-import { scrubUrl } from '../../src/logger.ts';
+import { loggedUrl } from '../../src/logger.ts';
+import { parse as parseQuery } from 'node:querystring';
+
+const scrubUrl = (url: string): string => loggedUrl(url, parseQuery(url.slice(url.indexOf('?') + 1)));
 import { parseSeed } from '../../src/accounts/seed.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import { adminCall, adminData } from '../helpers/admin-client.ts';

@@ -10,6 +10,9 @@ import pino from 'pino';
 import { Recorder } from '../../src/http/recorder.ts';
 import type { PendingDecision } from '../../src/store/ports.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openStore } from '../../src/store/index.ts';
+import type { Store } from '../../src/store/ports.ts';
+import { createTestDatabase, SKIP_PG, type TestDatabase } from '../store/pg-test-database.ts';
 
 let store: SqliteStore;
 const logged: string[] = [];
@@ -90,5 +93,91 @@ describe('Recorder decision log', () => {
     assert.equal(logged.filter((l) => /failed to write the decision log/.test(l)).length, 1, 'no retry per record while failing');
     await recorder.flush();
     assert.equal(logged.filter((l) => /failed to write the decision log/.test(l)).length, 2, 'the interval flush retries, once');
+  });
+
+  it('a record that cannot be serialised is dropped, counted and logged once without a stack; the others are written', async () => {
+    const dropped: string[] = [];
+    const recorder = new Recorder(store, logger, 3_600_000, (log) => dropped.push(log));
+    logged.length = 0;
+    // 4,500 levels: JSON.stringify overflows the stack (what a deep request body did before bodies were limited).
+    let deep: unknown = [];
+    for (let i = 0; i < 4500; i++) deep = [deep];
+    const poison: PendingDecision = { ...decision(8), group: 'poison', input: { transaction_id: 'tx-poison', extra: deep } };
+    const good = (n: number): PendingDecision => ({ ...decision(n), group: 'poison' });
+    recorder.logDecision(good(1));
+    recorder.logDecision(poison);
+    recorder.logDecision(good(2));
+    await recorder.flush();
+    const rows = await store.decisions.list('acct', 'poison', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10);
+    assert.deepEqual(rows.map((r) => r.result.n), [1, 2]);
+    assert.deepEqual(dropped, ['decision']);
+    assert.equal(logged.length, 1, logged.join('\n'));
+    const line = JSON.parse(logged[0]!) as Record<string, unknown>;
+    assert.equal(line.msg, 'decision record cannot be written; dropped');
+    assert.equal(line.transactionId, 'tx-poison');
+    assert.equal(line.accountId, 'acct');
+    assert.match(String(line.reason), /Maximum call stack size exceeded/);
+    assert.doesNotMatch(logged[0]!, /"stack"/);
+    // Nothing waits behind it: later records go out, and the dropped one is never tried again.
+    recorder.logDecision(good(3));
+    await recorder.flush();
+    await recorder.flush();
+    assert.equal((await store.decisions.list('acct', 'poison', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10)).length, 3);
+    assert.deepEqual(dropped, ['decision']);
+    assert.equal(logged.length, 1);
+    await recorder.stop();
+  });
+
+  it('a lone unwritable record (a bad timestamp) is dropped too; an outage still keeps every record', async () => {
+    const dropped: string[] = [];
+    const recorder = new Recorder(store, logger, 3_600_000, (log) => dropped.push(log));
+    recorder.logDecision({ ...decision(9), at: 'yesterday' });
+    await recorder.flush();
+    assert.deepEqual(dropped, ['decision']);
+    const broken = new SqliteStore({ path: ':memory:' });
+    await broken.migrate();
+    await broken.close();
+    const failing = new Recorder(broken, logger, 3_600_000, (log) => dropped.push(log));
+    failing.logDecision(decision(9));
+    failing.logRequest({ accountId: 'acct', userId: 'u1', operation: 'lookup.ip', ip: '127.0.0.1', mode: 'live', at: '2026-11-23T10:00:00.000Z' });
+    await failing.flush();
+    await failing.flush();
+    assert.deepEqual(dropped, ['decision'], 'a closed store drops nothing');
+  });
+});
+
+describe('Recorder on PostgreSQL: values the server refuses are dropped, the rest written', { skip: SKIP_PG }, () => {
+  let db: TestDatabase;
+  let pgStore: Store;
+  before(async () => {
+    db = await createTestDatabase();
+    pgStore = await openStore({ dataDir: '/nonexistent', databaseUrl: db.url });
+  });
+  after(async () => {
+    await pgStore.close();
+    await db.drop();
+  });
+
+  it('a NUL in a decision (jsonb) or a request-log entry (text) is dropped; its batch-mates are written', async () => {
+    const dropped: string[] = [];
+    const recorder = new Recorder(pgStore, logger, 3_600_000, (log) => dropped.push(log));
+    logged.length = 0;
+    recorder.logDecision(decision(1));
+    recorder.logDecision({ ...decision(2), input: { transaction_id: 'tx-nul', customer_firstname: 'a\u0000b' } });
+    recorder.logDecision(decision(3));
+    const entry = (userId: string) => ({ accountId: 'acct', userId, operation: 'lookup.ip', ip: '127.0.0.1', mode: 'live' as const, at: '2026-11-23T10:00:00.000Z' });
+    recorder.logRequest(entry('u1'));
+    recorder.logRequest(entry('u\u00002'));
+    recorder.logRequest(entry('u3'));
+    await recorder.flush();
+    const rows = await pgStore.decisions.list('acct', 'phone', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10);
+    assert.deepEqual(rows.map((r) => r.result.n), [1, 3]);
+    assert.equal((await pgStore.requestLog.listByUser('acct', 'u1')).length, 1);
+    assert.equal((await pgStore.requestLog.listByUser('acct', 'u3')).length, 1);
+    assert.deepEqual(dropped.sort(), ['decision', 'request']);
+    assert.equal(logged.length, 2, logged.join('\n'));
+    assert.ok(logged.some((l) => /decision record cannot be written; dropped.*|tx-nul/.test(l)));
+    await recorder.flush();
+    assert.equal(dropped.length, 2);
   });
 });

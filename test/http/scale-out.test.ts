@@ -39,7 +39,7 @@ before(async () => {
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   for (let i = 0; i < 2; i++) {
-    const config = loadConfig({ DATABASE_URL: dbUrl, REDIS_URL, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-not-used', ADMIN_TOKEN, POLICY_REFRESH_MS: '100' });
+    const config = loadConfig({ DATABASE_URL: dbUrl, REDIS_URL, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent-not-used', ADMIN_TOKEN, POLICY_REFRESH_MS: '100', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8' });
     const store = await openStore({ databaseUrl: dbUrl, dataDir: config.dataDir });
     const counters = await openCounters({ redisUrl: REDIS_URL, redisPrefix: `vigil-test-${dbName}:` });
     const velocity = new RedisVelocity({ url: REDIS_URL, prefix: `vigil-test-${dbName}:` });

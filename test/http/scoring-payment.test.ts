@@ -126,6 +126,10 @@ describe('POST /scoring/payment: input errors (130, HTTP 200, nothing stored)', 
     ['cart_items not an array', { data: { cart_items: 'mug' } }, /cart_items/],
     ['oversized string', { data: { customer_firstname: 'x'.repeat(100_000) } }, /customer_firstname/],
     ['bad country', { data: { customer_country: 'United Kingdom' } }, /customer_country/],
+    ['a NUL in a text field', { data: { transaction_id: 'tx\u0000' } }, /transaction_id must not contain a NUL/],
+    // 4,500 levels (9 KB): parsed, it overflowed the stack of the decision log's writer after the answer.
+    ['nested 4,500 levels', `{"data": {"transaction_id": "x", "extra": ${'['.repeat(4500)}${']'.repeat(4500)}}}`, /too deeply: at most 64 levels/],
+    ['nested 65 levels', `{"data": {"extra": ${'['.repeat(63)}${']'.repeat(63)}}}`, /too deeply/],
   ];
   for (const [name, body, field] of cases) {
     it(`${name} → 130`, async () => {
@@ -151,9 +155,18 @@ describe('POST /scoring/payment: input errors (130, HTTP 200, nothing stored)', 
     assert.equal(a.code, 101);
   });
 
-  it('a 3 MB body is refused with 130, not a 500', async () => {
+  it('a 3 MB body is refused with 130 saying it is too large, not a 500', async () => {
     const a = await apiCall(t, 'POST', '/scoring/payment', KEY, JSON.stringify({ data: { coupon: 'x'.repeat(3 * 1024 * 1024) } }));
     assert.equal(a.code, 130, a.raw);
+    assert.match(String(a.description), /too large: at most 2,097,152 bytes/);
+    assert.doesNotMatch(String(a.description), /not valid JSON/);
+  });
+
+  it('64 levels of nesting are accepted; brackets inside strings do not count', async () => {
+    const deep = await apiCall(t, 'POST', '/scoring/payment', KEY, `{"data": {"extra": ${'['.repeat(62)}${']'.repeat(62)}}}`);
+    assert.equal(deep.status, 'success', deep.raw);
+    const text = await apiCall(t, 'POST', '/scoring/payment', KEY, JSON.stringify({ data: { customer_firstname: '['.repeat(200) } }));
+    assert.equal(text.status, 'success', text.raw);
   });
 });
 

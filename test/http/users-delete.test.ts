@@ -318,6 +318,7 @@ describe('DELETE /account/users/delete: input errors', () => {
     ['empty body', '', 125],
     ['whitespace body', '   ', 125],
     ['body not JSON', '{"value": ', 125],
+    ['body nested 65 levels', `{"value": "del.me@example.com", "x": ${'['.repeat(64)}${']'.repeat(64)}}`, 125],
     ['body a JSON array', '["del.me@example.com"]', 125],
     ['body a JSON string', '"del.me@example.com"', 125],
     ['no value', {}, 125],

@@ -54,7 +54,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       admin.setErrorHandler((err, req, reply) => {
         const status = (err as { statusCode?: unknown }).statusCode;
         if (typeof status === 'number' && status >= 400 && status < 500) {
-          const why = status === 413 ? 'The request body is too large.' : 'The request body is not valid JSON or has an unsupported Content-Type.';
+          const why =
+            status === 413
+              ? 'The request body is too large.'
+              : status === 415
+                ? 'The request body must be JSON, sent with Content-Type: application/json.'
+                : 'The request body is not valid JSON or has an unsupported Content-Type.';
           return adminError(reply, status, 'invalid_request', why);
         }
         req.log.error({ err }, 'admin request failed');

@@ -208,9 +208,10 @@ describe('parsePaymentData: every field of the table', () => {
     rejects({ data: { transaction_amount: '9'.repeat(400) } }, 'data.transaction_amount', 'too large');
   });
 
-  it('keeps hostile strings as text (the engine never evaluates them)', () => {
-    const hostile = "<script>alert(1)</script>' OR 1=1; --\u0000\u202e";
+  it('keeps hostile strings as text (the engine never evaluates them); refuses a NUL (PostgreSQL text cannot hold it)', () => {
+    const hostile = "<script>alert(1)</script>' OR 1=1; --\u0001\u202e";
     assert.equal(parse({ customer_firstname: hostile }).firstName, hostile);
+    assert.throws(() => parse({ customer_firstname: 'a\u0000b' }), /customer_firstname must not contain a NUL/);
   });
 });
 

@@ -59,9 +59,10 @@ function checkLength(path: string, s: string): void {
   if (s.length > MAX_STRING_LENGTH) fail(`${path} must be at most ${MAX_STRING_LENGTH} characters long.`);
 }
 
-/** Trimmed string or undefined when empty. */
+/** Trimmed string or undefined when empty. A NUL is refused: PostgreSQL cannot store it in text (it answered 115). */
 function textOf(path: string, s: string): string | undefined {
   checkLength(path, s);
+  if (s.includes('\u0000')) fail(`${path} must not contain a NUL character (\\u0000).`);
   return stringOrNumberText(s);
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Delivery, DeliveryAttempt, Store, Webhook } from '../../store/ports.ts';
 import { sealSecret } from './seal.ts';
+import { NO_PRIVATE_TARGETS, urlRefusal, type AllowedTargets } from './targets.ts';
 
 /** An operator's mistake with webhooks (unknown webhook or event, bad URL); the admin API maps `kind` to 404/400. */
 export class WebhookError extends Error {
@@ -80,11 +81,15 @@ export class WebhookService {
     private readonly onQueued: () => void = () => undefined,
     /** Called after the account's webhooks were added or removed here. */
     private readonly onChanged: (accountId: string) => void = () => undefined,
+    /** Private targets allowed (WEBHOOK_ALLOW_PRIVATE): a literal private address is refused at once. */
+    private readonly targets: AllowedTargets = NO_PRIVATE_TARGETS,
   ) {}
 
   /** Adds a webhook; without `secret` one is generated. Returns the plaintext secret, this once. */
   async add(accountId: string, url: string, secret?: string): Promise<WebhookWithSecret> {
     const target = webhookUrl(url);
+    const refusal = urlRefusal(this.targets, new URL(target));
+    if (refusal !== null) throw new WebhookError('invalid', refusal);
     const plain = secret === undefined ? generateSecret() : checkedSecret(secret);
     const existing = await this.store.events.listWebhooks(accountId);
     if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) throw new WebhookError('invalid', `an account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks`);

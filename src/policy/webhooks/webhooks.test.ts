@@ -172,10 +172,10 @@ describe('WebhookService', () => {
   });
 
   it('keeps a secret the operator chose; refuses an unusable one', async () => {
-    const added = await service.add('acct-b', 'http://127.0.0.1:9/hook', 'whsec_x');
+    const added = await service.add('acct-b', 'http://hooks.example.com:9/hook', 'whsec_x');
     assert.equal(added.secret, 'whsec_x');
     for (const bad of ['', 'has space', 'tab\there', 'é-not-ascii', 'x'.repeat(257)]) {
-      await assert.rejects(service.add('acct-b', 'http://127.0.0.1:9/hook', bad), (e: unknown) => e instanceof WebhookError && e.kind === 'invalid');
+      await assert.rejects(service.add('acct-b', 'http://hooks.example.com:9/hook', bad), (e: unknown) => e instanceof WebhookError && e.kind === 'invalid');
     }
     await assert.rejects(service.add('acct-b', 'ftp://example.com/'), /http or https/);
   });

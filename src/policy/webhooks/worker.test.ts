@@ -13,6 +13,10 @@ import { SqliteStore } from '../../store/sqlite/sqlite-store.ts';
 import { WebhookService } from './service.ts';
 import { verifySignature } from './sign.ts';
 import { type WebhookWorkerOptions, WebhookWorker } from './worker.ts';
+import { parseAllowedTargets } from './targets.ts';
+
+/** The receivers of these tests listen on 127.0.0.1: allowed, as WEBHOOK_ALLOW_PRIVATE would. */
+const LOCAL = parseAllowedTargets('127.0.0.1/32');
 import { writeTurn } from '../../http/write-turn.ts';
 
 const SERVER_SECRET = 'test-server-secret-0123456789abcdef';
@@ -137,7 +141,7 @@ function track<T extends { stop(): Promise<void> } | { close(): Promise<void> }>
 }
 
 function startWorker(store: Store, options: Partial<WebhookWorkerOptions> = FAST, logger: pino.Logger = silent): WebhookWorker {
-  const worker = track(new WebhookWorker({ store, serverSecret: SERVER_SECRET, logger, options }));
+  const worker = track(new WebhookWorker({ store, serverSecret: SERVER_SECRET, logger, options, targets: LOCAL }));
   worker.start();
   return worker;
 }
@@ -176,7 +180,7 @@ describe('WebhookWorker', () => {
   it('POSTs the signed payload at once on wake(), with the documented headers', async () => {
     const receiver = track(await startReceiver((_got, res) => reply(res, 204)));
     const store = track(await memoryStore());
-    const hook = await new WebhookService(store, SERVER_SECRET).add('acct', receiver.url('/hook'));
+    const hook = await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/hook'));
     const { logger, lines } = capturingLogger();
     // A long poll: only wake() can make this fast.
     // A poll far longer than the wait below (generous, for loaded machines): only wake() can make this pass.
@@ -223,7 +227,7 @@ describe('WebhookWorker', () => {
       }),
     );
     const store = track(await memoryStore());
-    await new WebhookService(store, SERVER_SECRET).add('acct', receiver.url('/flaky'));
+    await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/flaky'));
     await raise(store, 'acct', 4);
     const worker = startWorker(store);
     worker.wake();
@@ -240,7 +244,7 @@ describe('WebhookWorker', () => {
   it('a failing webhook does not hold up another webhook of the same account', async () => {
     const receiver = track(await startReceiver((got, res) => reply(res, got.path === '/down' ? 503 : 200)));
     const store = track(await memoryStore());
-    const service = new WebhookService(store, SERVER_SECRET);
+    const service = new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL);
     const down = await service.add('acct', receiver.url('/down'));
     const up = await service.add('acct', receiver.url('/up'));
     await raise(store, 'acct', 3);
@@ -258,7 +262,7 @@ describe('WebhookWorker', () => {
   it('gives up on a job older than giveUpAfterMs, marks it failed and moves on', async () => {
     const receiver = track(await startReceiver((got, res) => reply(res, got.eventId === 1 ? 500 : 200)));
     const store = track(await memoryStore());
-    await new WebhookService(store, SERVER_SECRET).add('acct', receiver.url('/giveup'));
+    await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/giveup'));
     await raise(store, 'acct', 3);
     const { logger, lines } = capturingLogger();
     startWorker(store, { ...FAST, giveUpAfterMs: 250 }, logger).wake();
@@ -277,7 +281,7 @@ describe('WebhookWorker', () => {
   it('does not follow redirects: a 3xx is a failed attempt', async () => {
     const receiver = track(await startReceiver((got, res) => (got.path === '/moved' ? reply(res, 302, { location: '/elsewhere' }) : reply(res, 200))));
     const store = track(await memoryStore());
-    await new WebhookService(store, SERVER_SECRET).add('acct', receiver.url('/moved'));
+    await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/moved'));
     await raise(store, 'acct', 1);
     startWorker(store).wake();
     await waitFor('two attempts', async () => (await store.events.listAttempts('acct', { eventId: 1 })).length >= 2);
@@ -299,7 +303,7 @@ describe('WebhookWorker', () => {
     );
     const closedPort = await freePort();
     const store = track(await memoryStore());
-    const service = new WebhookService(store, SERVER_SECRET);
+    const service = new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL);
     const slow = await service.add('acct', receiver.url('/slow'));
     const refused = await service.add('acct', `http://127.0.0.1:${closedPort}/nobody`);
     await raise(store, 'acct', 1);
@@ -320,7 +324,7 @@ describe('WebhookWorker', () => {
     const path = join(root, 'two-workers', 'vigil.db');
     const a = track(await fileStore(path));
     const b = track(await fileStore(path));
-    const service = new WebhookService(a, SERVER_SECRET);
+    const service = new WebhookService(a, SERVER_SECRET, undefined, undefined, undefined, LOCAL);
     await service.add('acct', receiver.url('/one'));
     await service.add('acct', receiver.url('/two'));
     await service.add('other', receiver.url('/three'));
@@ -344,7 +348,7 @@ describe('WebhookWorker', () => {
     const receiver = track(await startReceiver((_got, res) => reply(res, 200)));
     const path = join(root, 'restart', 'vigil.db');
     const first = await fileStore(path);
-    await new WebhookService(first, SERVER_SECRET).add('acct', receiver.url('/later'));
+    await new WebhookService(first, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/later'));
     await raise(first, 'acct', 2);
     // The "server" claims event 1 for sending and dies before recording anything: its lease runs 300 ms.
     const now = Date.now();
@@ -368,7 +372,7 @@ describe('WebhookWorker', () => {
       }),
     );
     const store = track(await memoryStore());
-    await new WebhookService(store, SERVER_SECRET).add('acct', receiver.url('/held'));
+    await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/held'));
     await raise(store, 'acct', 2);
     const worker = startWorker(store);
     worker.wake();
@@ -391,7 +395,7 @@ describe('WebhookWorker', () => {
   it('a secret sealed under another SECRET_KEY is a recorded failure, not a crash', async () => {
     const receiver = track(await startReceiver((_got, res) => reply(res, 200)));
     const store = track(await memoryStore());
-    await new WebhookService(store, 'an-older-server-secret').add('acct', receiver.url('/rekeyed'));
+    await new WebhookService(store, 'an-older-server-secret', undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/rekeyed'));
     await raise(store, 'acct', 1);
     startWorker(store).wake();
     await waitFor('an attempt', async () => (await store.events.listAttempts('acct', { eventId: 1 })).length >= 1);
@@ -405,5 +409,48 @@ describe('WebhookWorker', () => {
     assert.throws(() => new WebhookWorker({ store: {} as Store, serverSecret: 'x', logger: silent, options: { leaseMs: 1000, timeoutMs: 1000 } }), /leaseMs/);
     assert.throws(() => new WebhookWorker({ store: {} as Store, serverSecret: 'x', logger: silent, options: { concurrency: 0 } }), /concurrency/);
     assert.equal(new WebhookWorker({ store: {} as Store, serverSecret: 'x', logger: silent }).options.giveUpAfterMs, 72 * 3_600_000);
+  });
+
+  it('checks the address at every delivery: a name that later resolves inside is refused, recorded as failed at once, never sent', async () => {
+    const receiver = track(await startReceiver((_got, res) => reply(res, 200)));
+    const store = track(await memoryStore());
+    const port = new URL(receiver.url('/')).port;
+    // The receiver's name resolves to 127.0.0.1 (allowed here), then to 10.0.0.1 (a DNS change, or a rebinding
+    // answer): the second is refused before any connection, so no packet leaves for it.
+    let answer = '127.0.0.1';
+    const resolve = (): Promise<Array<{ address: string; family: number }>> => Promise.resolve([{ address: answer, family: 4 }]);
+    await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', `http://hooks.test:${port}/named`);
+    const { logger, lines } = capturingLogger();
+    const worker = track(new WebhookWorker({ store, serverSecret: SERVER_SECRET, logger, options: FAST, targets: LOCAL, resolve }));
+    worker.start();
+    await raise(store, 'acct', 1);
+    worker.wake();
+    await waitFor('the first delivery', () => receiver.received.length === 1);
+    answer = '10.0.0.1';
+    await raise(store, 'acct', 2);
+    worker.wake();
+    await waitFor('the refusal to be recorded', async () => (await store.events.listDeliveries('acct', {})).some((d) => d.status === 'failed'));
+    const attempts = await store.events.listAttempts('acct', { eventId: 2 });
+    assert.equal(attempts.length, 1, 'not retried');
+    assert.equal(attempts[0]?.httpStatus, null);
+    assert.match(attempts[0]?.error ?? '', /^refused: hooks\.test resolves to 10\.0\.0\.1, a private, loopback or link-local address; set WEBHOOK_ALLOW_PRIVATE/);
+    assert.equal(receiver.received.length, 1);
+    await worker.stop();
+    assert.match(lines.join(''), /webhook delivery given up/);
+  });
+
+  it('refuses a literal private address by default, with no DNS lookup and no connection', async () => {
+    const receiver = track(await startReceiver((_got, res) => reply(res, 200)));
+    const store = track(await memoryStore());
+    // Added while allowed, then delivered by a worker that allows nothing (WEBHOOK_ALLOW_PRIVATE removed since).
+    await new WebhookService(store, SERVER_SECRET, undefined, undefined, undefined, LOCAL).add('acct', receiver.url('/literal'));
+    const worker = track(new WebhookWorker({ store, serverSecret: SERVER_SECRET, logger: silent, options: FAST }));
+    worker.start();
+    await raise(store, 'acct', 1);
+    worker.wake();
+    await waitFor('the refusal', async () => (await store.events.listDeliveries('acct', {}))[0]?.status === 'failed');
+    const [attempt] = await store.events.listAttempts('acct', { eventId: 1 });
+    assert.match(attempt?.error ?? '', /^refused: 127\.0\.0\.1 is a private, loopback or link-local address; set WEBHOOK_ALLOW_PRIVATE/);
+    assert.deepEqual(receiver.received, []);
   });
 });

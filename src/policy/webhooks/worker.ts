@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ClaimedDelivery, DeliveryStatus, Store } from '../../store/ports.ts';
 import { payloadBody } from './payload.ts';
+import { postOnce, TargetRefused, type Resolve } from './post.ts';
+import { NO_PRIVATE_TARGETS, type AllowedTargets } from './targets.ts';
 import { openSecret } from './seal.ts';
 import { SIGNATURE_HEADER, signPayload } from './sign.ts';
 
@@ -40,6 +42,10 @@ export interface WebhookWorkerDeps {
   logger: Logger;
   clock?: () => Date;
   options?: Partial<WebhookWorkerOptions>;
+  /** Private targets allowed (WEBHOOK_ALLOW_PRIVATE); none by default. */
+  targets?: AllowedTargets;
+  /** How target names resolve (the system resolver unless a test gives its own). */
+  resolve?: Resolve;
 }
 
 /** Sleep floor when nothing could be claimed, so a head that is due but not yet claimable cannot spin the loop. */
@@ -81,7 +87,9 @@ function hostOf(url: string): string {
  * Sends queued deliveries: claims due jobs (each webhook's oldest pending one, under a lease, so several
  * instances may run workers on one store), POSTs them signed, and records each attempt with its outcome.
  * 2xx is delivered; anything else (3xx included: redirects are not followed), a timeout or a network error is
- * retried with exponential backoff until the job is older than `giveUpAfterMs`, then marked failed. A worker
+ * retried with exponential backoff until the job is older than `giveUpAfterMs`, then marked failed. A target
+ * address WEBHOOK_ALLOW_PRIVATE does not allow (checked on the addresses connected to, at every send) fails
+ * the job at once with the reason. A worker
  * killed mid-send leaves its jobs leased; they are sent again when the lease ends (at least once).
  * Never logs secrets or bodies.
  */
@@ -91,6 +99,8 @@ export class WebhookWorker {
   readonly #serverSecret: string;
   readonly #logger: Logger;
   readonly #clock: () => Date;
+  readonly #targets: AllowedTargets;
+  readonly #resolve: Resolve | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   #loop: Promise<void> | undefined;
   #stopping = false;
@@ -104,6 +114,8 @@ export class WebhookWorker {
     this.#serverSecret = deps.serverSecret;
     this.#logger = deps.logger;
     this.#clock = deps.clock ?? (() => new Date());
+    this.#targets = deps.targets ?? NO_PRIVATE_TARGETS;
+    this.#resolve = deps.resolve;
     const options = { ...DEFAULT_WORKER_OPTIONS, ...stripUndefined(deps.options ?? {}) };
     for (const [name, value] of Object.entries(options)) {
       if (!Number.isFinite(value) || value < 0) throw new RangeError(`webhook worker option ${name} must be a non-negative number, got ${value}`);
@@ -201,26 +213,26 @@ export class WebhookWorker {
     const started = performance.now();
     let httpStatus: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
       const secret = openSecret(this.#serverSecret, webhook.secret);
-      const response = await fetch(webhook.url, {
-        method: 'POST',
-        headers: {
+      httpStatus = await postOnce(
+        new URL(webhook.url),
+        {
           'Content-Type': 'application/json',
           'User-Agent': 'vigil-webhooks/1',
           'X-Webhook-Id': webhook.id,
           [SIGNATURE_HEADER]: signPayload(secret, body, Math.floor(attemptedAt.getTime() / 1000)),
         },
         body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      httpStatus = response.status;
-      // The answer's body is not used: discard it without reading it.
-      await response.body?.cancel().catch(() => undefined);
+        this.options.timeoutMs,
+        this.#targets,
+        this.#resolve,
+      );
       if (httpStatus < 200 || httpStatus > 299) error = `HTTP ${httpStatus}`;
     } catch (err) {
-      error = err instanceof Error && err.message.startsWith('sealed webhook secret') ? `${err.message}; rotate the webhook secret` : describeFailure(err, this.options.timeoutMs);
+      refused = err instanceof TargetRefused;
+      error = refused ? `refused: ${(err as Error).message}` : err instanceof Error && err.message.startsWith('sealed webhook secret') ? `${err.message}; rotate the webhook secret` : describeFailure(err, this.options.timeoutMs);
     }
     const latencyMs = Math.round(performance.now() - started);
     const finished = this.#clock().getTime();
@@ -229,7 +241,8 @@ export class WebhookWorker {
     let next = finished;
     if (error !== null) {
       const age = finished - Date.parse(delivery.createdAt);
-      if (age >= this.options.giveUpAfterMs) status = 'failed';
+      // A refused target is not retried: the address is the operator's choice, not a passing failure.
+      if (refused || age >= this.options.giveUpAfterMs) status = 'failed';
       else {
         status = 'pending';
         next = finished + backoffMs(attempts, this.options.backoffBaseMs, this.options.backoffMaxMs);
