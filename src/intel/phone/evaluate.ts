@@ -76,7 +76,7 @@ export function evaluatePhone(countryCode: string, parsed: ParsedPhone, region: 
   if (type !== null && !PERSONAL.has(type)) reason = `${TYPE_NAMES[type]} number: not a mobile or fixed line.`;
   // A reserved range says more than its type or length (libphonenumber types most of them as real lines).
   const fiction = fictionalRange(n.countryCallingCode, n.nationalNumber);
-  if (fiction !== null) reason = `Reserved for fiction by ${fiction.regulator} (films, TV, books): no subscriber holds this number.`;
+  if (fiction !== null) reason = fiction.reason;
   if (inputs.label === 'fraud') reason = reason === '' ? FRAUD_LABEL_REASON : `${FRAUD_LABEL_REASON} ${reason}`;
 
   const d = inputs.disposable;
