@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { bundledDisposableStatus } from '../data/domain-lists.ts';
 import { datasetStatus, importDirectory, rollback } from '../data/import/index.ts';
 import { datasetSources, updateDataset } from '../data/import/update.ts';
 
@@ -12,7 +13,9 @@ export const DATA_USAGE = `  vigil data import DIR                         impor
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
   vigil data update NAME                        fetch every public source file of NAME (the IP lists and ASN datasets) and import them;
                                                 DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]})
-  vigil data status                             the current version of each imported dataset: record count, import time, ageDays
+  vigil data status                             the current version of each imported dataset (record count, import
+                                                time, ageDays), and under "bundled" the version and size of each
+                                                shipped disposable-domain source
   vigil data rollback NAME                      make the previous version of a dataset current again`;
 
 const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
@@ -37,7 +40,8 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
     return 0;
   }
   if (sub === 'status' && rest.length === 0) {
-    print(datasetStatus(config.dataDir));
+    // Imported datasets by name (as before), then the shipped sources the imports add to.
+    print({ ...datasetStatus(config.dataDir), bundled: { 'disposable-domains': bundledDisposableStatus() } });
     return 0;
   }
   if (sub === 'rollback' && rest.length === 1 && rest[0] !== undefined) {

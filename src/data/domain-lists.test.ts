@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadDomainLists } from './domain-lists.ts';
+import { DISPOSABLE_SUPPLEMENT, DISPOSABLE_SUPPLEMENT_VERSION } from './disposable-supplement.ts';
+import { bundledDisposableStatus, loadDomainLists } from './domain-lists.ts';
 import { importDirectory } from './import/index.ts';
 
 const dirs: string[] = [];
@@ -39,6 +41,14 @@ describe('loadDomainLists', () => {
     ['alias.anonaddy.com', false, true],
     ['mozmail.com', false, true],
     ['privaterelay.appleid.com', false, true],
+    // The union of the bundled sources: mailchecker only, disposable-email-domains only, its
+    // wildcard list only (a subdomain counts), and Vigil's supplement only.
+    ['0-attorney.com', true, false],
+    ['0-180.com', true, false],
+    ['x.solidplai.us', true, false],
+    ['minuteinbox.com', true, false],
+    ['mail.gw', true, false],
+    ['tmailor.com', true, false],
   ];
   for (const [domain, disposable, forwarding] of table) {
     it(`${domain}: disposable ${disposable}, forwarding ${forwarding}`, () => {
@@ -48,11 +58,36 @@ describe('loadDomainLists', () => {
 
   it('lists its datasets with versions; dangerous is not imported yet', () => {
     const names = lists.datasets.map((d) => d.name);
-    assert.deepEqual(names, ['disposable-email-domains', 'mailchecker', 'forwarding-domains', 'disposable-domains', 'dangerous-domains']);
+    assert.deepEqual(names, ['disposable-email-domains', 'mailchecker', 'disposable-supplement', 'forwarding-domains', 'disposable-domains', 'dangerous-domains']);
+    assert.equal(lists.datasets.find((d) => d.name === 'disposable-supplement')?.version, DISPOSABLE_SUPPLEMENT_VERSION);
     assert.equal(lists.datasets.find((d) => d.name === 'dangerous-domains')?.version, 'none');
     assert.ok(lists.sizes.disposable > 100_000);
   });
 });
+
+describe('bundled disposable sources', () => {
+  it('each reports its version and size; the supplement is sourced and holds only domains both packages miss', () => {
+    const status = bundledDisposableStatus();
+    assert.deepEqual(status.map((s) => s.name), ['disposable-email-domains', 'disposable-email-domains-wildcard', 'mailchecker', 'disposable-supplement']);
+    for (const s of status) {
+      assert.match(s.version, /^\d/, s.name);
+      assert.ok(s.count > 0, s.name);
+    }
+    assert.equal(status.find((s) => s.name === 'disposable-supplement')?.count, DISPOSABLE_SUPPLEMENT.length);
+    const shipped = new Set<string>(bundledEntries());
+    for (const { domain, source } of DISPOSABLE_SUPPLEMENT) {
+      assert.match(source, /^https:\/\//, domain);
+      assert.equal(shipped.has(domain), false, `${domain} is in a package now: drop it from the supplement`);
+    }
+  });
+});
+
+/** Every entry of the two npm packages (not the supplement). */
+function bundledEntries(): string[] {
+  const require = createRequire(import.meta.url);
+  const mailchecker = require('mailchecker') as { blacklist(): Set<string> };
+  return [...(require('disposable-email-domains') as string[]), ...(require('disposable-email-domains/wildcard.json') as string[]), ...mailchecker.blacklist()];
+}
 
 describe('dangerous domains: imported, picked up at run time', () => {
   it('loads the current import, and a newer import replaces it without restart', async () => {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { DatasetInfo } from '../intel/country/facts.ts';
 import { normaliseDomain } from '../intel/domain/name.ts';
 import type { DomainListFacts, DomainLists } from '../intel/domain/types.ts';
+import { DISPOSABLE_SUPPLEMENT, DISPOSABLE_SUPPLEMENT_VERSION } from './disposable-supplement.ts';
 import { FORWARDING_DOMAINS, FORWARDING_LIST_VERSION } from './forwarding-domains.ts';
 import { DANGEROUS_DOMAINS, DISPOSABLE_DOMAINS } from './import/dangerous-domains.ts';
 import { ImportedDataset, watchDatasets } from './import/imported.ts';
@@ -49,7 +50,48 @@ function listed(set: ReadonlySet<string>, domain: string): boolean {
   return false;
 }
 
-function loadDisposable(forwarding: ReadonlySet<string>): Set<string> {
+/** One bundled source of disposable domains (an npm package's list, or Vigil's supplement). */
+export interface DisposableSource extends DatasetInfo {
+  /** Its entries (as shipped: normalised when the union is built). */
+  readonly entries: () => Iterable<unknown>;
+}
+
+/**
+ * The bundled disposable lists, unioned at start: neither package is a superset of the other
+ * (each holds tens of thousands of domains the other lacks), and services missing from both are
+ * in Vigil's supplement.
+ */
+export function disposableSources(): DisposableSource[] {
+  return [
+    {
+      name: 'disposable-email-domains', version: packageVersion('disposable-email-domains'), source: 'npm disposable-email-domains (index.json)', license: 'MIT',
+      entries: () => requireCjs('disposable-email-domains') as unknown[],
+    },
+    {
+      name: 'disposable-email-domains-wildcard', version: packageVersion('disposable-email-domains'), source: 'npm disposable-email-domains (wildcard.json: every subdomain too)', license: 'MIT',
+      entries: () => requireCjs('disposable-email-domains/wildcard.json') as unknown[],
+    },
+    {
+      name: 'mailchecker', version: packageVersion('mailchecker'), source: 'npm mailchecker', license: 'MIT',
+      entries: () => (requireCjs('mailchecker') as { blacklist(): Set<unknown> }).blacklist(),
+    },
+    {
+      name: 'disposable-supplement', version: DISPOSABLE_SUPPLEMENT_VERSION, source: 'Vigil curated list (src/data/disposable-supplement.ts)', license: 'MIT',
+      entries: () => DISPOSABLE_SUPPLEMENT.map((e) => e.domain),
+    },
+  ];
+}
+
+/** What `vigil data status` says of the bundled disposable sources: version and entry count of each. */
+export function bundledDisposableStatus(): Array<DatasetInfo & { count: number }> {
+  return disposableSources().map(({ name, version, source, license, entries }) => {
+    let count = 0;
+    for (const e of entries()) if (typeof e === 'string') count++;
+    return { name, version, source, license, count };
+  });
+}
+
+function loadDisposable(sources: readonly DisposableSource[], forwarding: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   const add = (d: unknown): void => {
     if (typeof d !== 'string') return;
@@ -59,24 +101,22 @@ function loadDisposable(forwarding: ReadonlySet<string>): Set<string> {
     const n = /^[a-z0-9.-]+$/.test(plain) ? plain : normaliseDomain(plain);
     if (n !== null && !forwarding.has(n)) out.add(n);
   };
-  (requireCjs('disposable-email-domains') as unknown[]).forEach(add);
-  (requireCjs('disposable-email-domains/wildcard.json') as unknown[]).forEach(add);
-  const mailchecker = requireCjs('mailchecker') as { blacklist(): Set<unknown> };
-  for (const d of mailchecker.blacklist()) add(d);
+  for (const source of sources) for (const d of source.entries()) add(d);
   return out;
 }
 
 const domainSet = (content: string): ReadonlySet<string> => new Set(content.split('\n').filter((l) => l !== ''));
 
 /**
- * Disposable (npm `disposable-email-domains` and `mailchecker`, both MIT, plus imported
- * `disposable-domains` updates), forwarding (Vigil's curated list, which wins over the disposable
+ * Disposable (the union of npm `disposable-email-domains` and `mailchecker`, both MIT, Vigil's
+ * supplement, and imported `disposable-domains` updates), forwarding (Vigil's curated list, which wins over the disposable
  * lists) and dangerous (imported `dangerous-domains`; empty until then). A subdomain of a listed
  * domain is listed. Imports are picked up by a running server within `reloadMs`.
  */
 export function loadDomainLists(opts: DomainListsOptions): LoadedDomainLists {
   const forwarding = new Set(FORWARDING_DOMAINS);
-  const disposable = loadDisposable(forwarding);
+  const sources = disposableSources();
+  const disposable = loadDisposable(sources, forwarding);
   const empty: ReadonlySet<string> = new Set();
   const dangerous = new ImportedDataset(DANGEROUS_DOMAINS, opts.dataDir, domainSet, empty, opts.onReloadError);
   const disposableUpdates = new ImportedDataset(DISPOSABLE_DOMAINS, opts.dataDir, domainSet, empty, opts.onReloadError);
@@ -89,8 +129,7 @@ export function loadDomainLists(opts: DomainListsOptions): LoadedDomainLists {
   const stop = opts.dataDir === null ? () => undefined : watchDatasets([dangerous, disposableUpdates], opts.reloadMs ?? 5000);
 
   const staticInfo: DatasetInfo[] = [
-    { name: 'disposable-email-domains', version: packageVersion('disposable-email-domains'), source: 'npm disposable-email-domains', license: 'MIT' },
-    { name: 'mailchecker', version: packageVersion('mailchecker'), source: 'npm mailchecker', license: 'MIT' },
+    ...sources.filter((s) => s.name !== 'disposable-email-domains-wildcard').map(({ name, version, source, license }) => ({ name, version, source, license })),
     { name: 'forwarding-domains', version: FORWARDING_LIST_VERSION, source: 'Vigil curated list (src/data/forwarding-domains.ts)', license: 'MIT' },
   ];
 

@@ -98,7 +98,7 @@ function phoneSignal(engines: PaymentEngines, input: PaymentInput, sent: string,
   // "International format" per the spec: bare digits are read as +digits when they do not parse nationally.
   let parsed = parsePhone(sent, region);
   if (!parsed.ok && /^\d{7,15}$/.test(sent)) parsed = parsePhone(`+${sent}`, region);
-  if (!parsed.ok) return { valid: false, disposable: false, type: null, reason: parsed.problem, country: null };
+  if (!parsed.ok) return { valid: false, disposable: false, type: null, lineType: 'unknown', reason: parsed.problem, country: null };
   const digits = parsed.phone.number.number.slice(1);
   const disposable = engines.phone.disposable.facts(digits, now);
   const ev = evaluatePhone(region, parsed.phone, region, { disposable, carrier: engines.phone.carrier, label: fraudLabel ? 'fraud' : null });
@@ -106,8 +106,10 @@ function phoneSignal(engines: PaymentEngines, input: PaymentInput, sent: string,
     valid: ev.result.isValid,
     disposable: ev.result.disposable,
     type: ev.type,
+    lineType: ev.result.lineType,
     reason: ev.result.reason === '' ? null : ev.result.reason,
-    country: parsed.phone.number.country ?? null,
+    // The number's own country (never the region it was read in), null for an invalid or non-geographic number.
+    country: ev.country,
   };
 }
 

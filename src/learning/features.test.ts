@@ -162,10 +162,11 @@ describe('paymentFeatures', () => {
         ruleIds: ['PF10020:lt1m', 'PF10004:disposable', 'PF10029:3'],
         velocity: { customerHistory: 0, cardLast10Minutes: 5, cardCustomers30d: 1, cardEmailsLastDay: 2, deviceCustomers30d: 3, ipCustomersLastDay: 0 },
         accountAmounts: account,
+        phoneLineType: 'fixed_line_or_mobile',
       },
       hashFn,
     );
-    for (const f of ['cust_hist:0', 'card10m:4+', 'card_cust:1', 'card_email:2-3', 'dev_cust:2-3', 'ip_cust:0', 'amount_z:ge3', 'age:lt1m',
+    for (const f of ['phone_type:fixed_line_or_mobile', 'cust_hist:0', 'card10m:4+', 'card_cust:1', 'card_email:2-3', 'dev_cust:2-3', 'ip_cust:0', 'amount_z:ge3', 'age:lt1m',
       'rule:PF10020:lt1m', 'rule:PF10004:disposable', 'rule:PF10029:3', 'x:new&disposable', 'x:new&high', 'x:new&mismatch', 'x:disposable&high', 'x:high&mismatch']) {
       assert.ok(features.includes(f), `${f} in ${features.join(' ')}`);
     }

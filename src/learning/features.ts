@@ -37,6 +37,7 @@
  * | `cust_hist:<0\|1\|2-4\|5+>` | earlier scorings of the customer_id (a new customer is 0) |
  * | `card10m:<n>`, `card_cust:<n>`, `card_email:<n>` | attempts with the card in 10 minutes; its customers in 30 days; its emails in 24 hours (0, 1, 2-3, 4+) |
  * | `dev_cust:<n>`, `ip_cust:<n>` | customers of the device in 30 days, of the IP in 24 hours (0, 1, 2-3, 4+) |
+ * | `phone_type:<lineType>` | the phone's line type (mobile, fixed_line, voip, toll_free, premium_rate, ... unknown) |
  * | `browser:<family>`, `os:<family>` | the User-Agent's browser (chrome, edge, firefox, safari, ie, opera, other) and system (windows, mac, ios, android, linux, other) |
  * | `x:<a>&<b>` | crosses: `new` (account < 1 day), `anon` (PF10003), `disposable` (PF10004), `high` (amount z ≥ 2), `mismatch` (PF10029 or PF10017), `digital` |
  * | `cvv:<pass\|fail>` | `cvv_result` |
@@ -68,6 +69,8 @@ export interface FeatureFacts {
   velocity?: VelocitySignal;
   /** The account's amount history in the transaction's currency (amount_z). */
   accountAmounts?: AmountHistory | null;
+  /** The phone engine's line type of customer_phone (phone_type). */
+  phoneLineType?: string | null;
 }
 
 /** Hex characters of a keyed hash kept in a feature: 48 bits, collisions negligible per account. */
@@ -210,6 +213,7 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
   if (!present(input.deviceId)) out.add('missing:device');
   if (!present(input.customerId)) out.add('missing:customer_id');
 
+  if (facts.phoneLineType && GRADE.test(facts.phoneLineType.replace(/_/g, ''))) out.add(`phone_type:${facts.phoneLineType}`);
   if (present(input.userAgent)) {
     const ua = input.userAgent.slice(0, 512);
     out.add(`browser:${browserFamily(ua)}`);

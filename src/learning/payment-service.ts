@@ -244,6 +244,7 @@ export class PaymentService {
         now: call.now,
         velocity,
         accountAmounts: amounts.account,
+        phoneLineType: engines.phone?.lineType ?? null,
       },
       (s) => this.deps.hasher.hash('text', `feature\u0000${s}`),
     );

@@ -38,6 +38,23 @@ describe('vigil data', () => {
     assert.equal(existsSync(join(DATA_DIR, 'datasets', 'dangerous-domains', second[0]?.version ?? '', 'domains.txt')), true);
   });
 
+  it('imports disposable-domain updates from every file of DIR/disposable-domains; status names the bundled sources with versions', async () => {
+    const DATA_DIR = tempDir();
+    const dir = tempDir();
+    mkdirSync(join(dir, 'disposable-domains'));
+    writeFileSync(join(dir, 'disposable-domains', 'source-a.txt'), 'new-throwaway.example\nshared.example\n');
+    writeFileSync(join(dir, 'disposable-domains', 'source-b.txt'), '# another public list\nshared.example\nother-throwaway.example\n');
+    const [report] = ok<Imported[]>(await vigil(['data', 'import', dir], { DATA_DIR }));
+    assert.equal(report?.name, 'disposable-domains');
+    assert.deepEqual(report?.files, ['source-a.txt', 'source-b.txt']);
+    assert.equal(report?.count, 3, 'the union of both files');
+    const status = ok<Record<string, unknown> & { bundled: { 'disposable-domains': Array<{ name: string; version: string; count: number }> } }>(await vigil(['data', 'status'], { DATA_DIR }));
+    assert.equal((status['disposable-domains'] as Manifest | null)?.count, 3);
+    const bundled = status.bundled['disposable-domains'];
+    assert.deepEqual(bundled.map((b) => b.name), ['disposable-email-domains', 'disposable-email-domains-wildcard', 'mailchecker', 'disposable-supplement']);
+    for (const b of bundled) assert.ok(b.version !== '' && b.count > 0, JSON.stringify(b));
+  });
+
   it('fails with a message (exit 1) on a directory without datasets or without valid domains', async () => {
     const DATA_DIR = tempDir();
     failed(await vigil(['data', 'import', tempDir()], { DATA_DIR }), /none of the dataset directories.*dangerous-domains/);

@@ -84,6 +84,9 @@ describe('GET /scoring/email', () => {
     assert.equal(disposable.isFree, false);
     assert.equal(disposable.score, 2);
 
+    const minute = await get({ email: 'jane@minuteinbox.com' });
+    assert.equal(minute.isDisposable, true, "Vigil's supplement to the npm lists");
+
     const sub = await get({ email: 'jane@x.mailinator.com' });
     assert.equal(sub.isDisposable, true, 'a subdomain of a disposable domain counts');
 
@@ -213,6 +216,12 @@ describe('custom rules and blacklists', () => {
     assert.equal(variant.score, 3);
     const [e] = await t.store.events.listEvents(A, { kind: 'spam_email', userId: 'u-bl' });
     assert.equal(e?.risk, 3, 'the event follows the final score');
+    // A Yahoo disposable address (basename-keyword) and a Fastmail subdomain address reach a listed mailbox.
+    adminData(await admin('POST', `/admin/accounts/${A}/blacklists`, { type: 'email', values: ['badguy@yahoo.co.uk', 'badguy@fastmail.com'] }));
+    const yahoo = await get({ email: 'BadGuy-shopping@yahoo.co.uk' }, RULES_KEY);
+    assert.equal(yahoo.normalized, 'badguy@yahoo.co.uk');
+    assert.equal(yahoo.blacklisted, true);
+    assert.equal((await get({ email: 'shop@badguy.fastmail.com' }, RULES_KEY)).blacklisted, true);
   });
 
   it('an email_domain entry catches the domain and its subdomains', async () => {

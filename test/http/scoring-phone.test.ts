@@ -24,7 +24,7 @@ const KEY = liveKey('phone');
 const TKEY = testKey('phone');
 const RULES_KEY = liveKey('phonerules');
 const SHARED = join(import.meta.dirname, '..', '..', '..', 'shared', 'data');
-const FIELDS = ['carrier', 'reason', 'isValid', 'blacklisted', 'disposable', 'phone', 'countryCode', 'custom_rules_applied'];
+const FIELDS = ['carrier', 'reason', 'isValid', 'blacklisted', 'disposable', 'phone', 'countryCode', 'lineType', 'custom_rules_applied'];
 
 const DAY = 86_400_000;
 const daysAgo = (n: number): string => new Date(Date.now() - n * DAY).toISOString().slice(0, 10);
@@ -77,12 +77,12 @@ function feed(list: Record<string, unknown>): string {
 /** Country, number as a caller writes it at home, E.164 digits, and '' (a person's number) or the reason expected. */
 const TABLE: Array<[string, string, string, '' | RegExp]> = [
   ['US', '(415) 555-2671', '14155552671', ''],
-  ['US', '1-900-555-0123', '19005550123', /^Premium-rate number/],
+  ['US', '1-900-555-1234', '19005551234', /^Premium-rate number/],
   ['CA', '604 555 5555', '16045555555', ''],
-  ['GB', '020 7946 0958', '442079460958', ''],
+  ['GB', '020 7123 4567', '442071234567', ''],
   ['GB', '07400 123456', '447400123456', ''],
   ['GB', '0800 123 4567', '448001234567', /^Toll-free number/],
-  ['GB', '0909 8790000', '449098790000', /^Premium-rate number/],
+  ['GB', '0909 8791234', '449098791234', /^Premium-rate number/],
   ['GB', '056 1234 5678', '445612345678', ''],
   ['GB', '070 1234 5678', '447012345678', /^Personal \(follow-me\) number/],
   ['GB', '076 0012 3456', '447600123456', /^Pager number/],
@@ -143,7 +143,7 @@ describe('GET /scoring/phone', () => {
     assert.deepEqual(Object.keys(data), FIELDS);
     assert.deepEqual(data, {
       carrier: 'Three', reason: '', isValid: true, blacklisted: false, disposable: false, phone: '447400123456', countryCode: 'GB',
-      custom_rules_applied: { total: 0, rules: [] },
+      lineType: 'mobile', custom_rules_applied: { total: 0, rules: [] },
     });
   });
 
@@ -188,7 +188,7 @@ describe('GET /scoring/phone', () => {
     // The same number in international form is valid whatever country it is read in.
     assert.equal((await get('+49 151 23456789', 'FR')).isValid, true);
     assert.equal((await get('0049 151 23456789', 'US')).isValid, true);
-    const unassigned = await get('+44 7700 900123', 'GB');
+    const unassigned = await get('+44 1632 123456', 'GB');
     assert.equal(unassigned.isValid, false);
     assert.match(String(unassigned.reason), /Not a valid number for GB: no such range/);
   });
@@ -198,7 +198,7 @@ describe('GET /scoring/phone', () => {
     assert.equal((await get('011 44 7400 123456', 'US')).isValid, true);
     assert.equal((await get('8 (912) 345-67-89', 'RU')).phone, '79123456789');
     assert.equal((await get('0 20 7946 0958', 'GB')).phone, '442079460958');
-    assert.equal((await get('(0)20 7946 0958', 'GB')).isValid, true);
+    assert.equal((await get('(0)20 7123 4567', 'GB')).isValid, true);
     assert.equal((await get('+44 (0)20 7946 0958', 'GB')).phone, '442079460958');
     assert.equal((await get('+1 (415) 555-2671 ext. 204', 'US')).phone, '14155552671');
     assert.equal((await get('415.555.2671 x12', 'us')).countryCode, 'us', 'countryCode as sent');
@@ -264,8 +264,8 @@ describe('GET /scoring/phone', () => {
   it('renders in the other formats', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/scoring/phone', query: { key: KEY, phone: '+33612345678', countryCode: 'FR', format: 'CSV' } });
     const [header, row] = res.body.split('\r\n');
-    assert.equal(header, 'carrier,reason,isValid,blacklisted,disposable,phone,countryCode,custom_rules_applied.total,custom_rules_applied.rules');
-    assert.ok(row?.startsWith('SFR,,true,false,false,33612345678,FR,0,'));
+    assert.equal(header, 'carrier,reason,isValid,blacklisted,disposable,phone,countryCode,lineType,custom_rules_applied.total,custom_rules_applied.rules');
+    assert.ok(row?.startsWith('SFR,,true,false,false,33612345678,FR,mobile,0,'), row);
   });
 
   it('explain=yes names the metadata, carrier and receive-SMS datasets', async () => {
@@ -378,7 +378,7 @@ describe('events', () => {
 
   it('raises nothing for a valid, clean number', async () => {
     await get('+33 6 12 34 56 78', 'FR', { userID: 'u-ok' });
-    await get('020 7946 0958', 'GB', { userID: 'u-ok' });
+    await get('020 7123 4567', 'GB', { userID: 'u-ok' });
     assert.equal((await t.store.events.listEvents('p', { kind: 'spam_phone', userId: 'u-ok' })).length, 0);
   });
 });

@@ -88,8 +88,9 @@ export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointD
     description:
       'Parses one number in the given country (national or international form: +, 00 or the country\'s international prefix; ' +
       'separators, an extension and vanity letters are accepted) with libphonenumber\'s full metadata: `phone` (E.164 digits), ' +
-      '`isValid` with a `reason` (too short, too long, not valid for the country, not a mobile or fixed line such as premium-rate), ' +
-      'the original `carrier` of the range, and `disposable` (numbers and number blocks of receive-SMS services). ' +
+      '`isValid` with a `reason` (too short, too long, not valid for the country, not a mobile or fixed line such as premium-rate, ' +
+      'a range regulators reserve for fiction such as US 555-0100 to 555-0199), the original `carrier` of the range, ' +
+      '`disposable` (numbers and number blocks of receive-SMS services) and `lineType` (mobile, fixed_line, voip, toll_free...). ' +
       'Missing or invalid countryCode: 116; missing or unparsable number: 118. Details in docs/api-decisions.md "Phone".',
     query: {
       phone: { type: 'string', required: true, description: 'The number, e.g. +44 7911 123456 or 07911 123456', example: '+44 7911 123456' },

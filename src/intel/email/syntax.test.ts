@@ -132,6 +132,39 @@ const NORMALIZED: Array<[string, string]> = [
   ['+only@example.com', '+only@example.com'],
   ['user@münchen.de', 'user@xn--mnchen-3ya.de'],
   ['ÉLODIE@example.fr', 'élodie@example.fr'],
+  // Gmail: dots and tag, googlemail.com folded.
+  ['j.d.x@gmail.com', 'jdx@gmail.com'],
+  ['J.Doe+Shop@GoogleMail.com', 'jdoe@gmail.com'],
+  ['jane-doe@gmail.com', 'jane-doe@gmail.com'],
+  // Yahoo disposable addresses: basename-keyword, on every Yahoo consumer domain.
+  ['jdoe-shopping@yahoo.com', 'jdoe@yahoo.com'],
+  ['JDoe-a-b@Yahoo.co.uk', 'jdoe@yahoo.co.uk'],
+  ['jdoe-news@yahoo.com.br', 'jdoe@yahoo.com.br'],
+  ['jdoe-news@yahoo.fr', 'jdoe@yahoo.fr'],
+  ['jdoe-news@ymail.com', 'jdoe@ymail.com'],
+  ['jdoe-news@rocketmail.com', 'jdoe@rocketmail.com'],
+  ['j.doe@yahoo.com', 'j.doe@yahoo.com'],
+  ['-news@yahoo.com', '-news@yahoo.com'],
+  ['jdoe-news@yahoo.example.com', 'jdoe-news@yahoo.example.com'],
+  ['jdoe-news@notyahoo.com', 'jdoe-news@notyahoo.com'],
+  ['jdoe-news@outlook.com', 'jdoe-news@outlook.com'],
+  // Outlook.com, iCloud, Proton Mail: the tag only (dots and dashes are part of the name).
+  ['j.doe+shop@outlook.com', 'j.doe@outlook.com'],
+  ['j.doe+shop@hotmail.co.uk', 'j.doe@hotmail.co.uk'],
+  ['j.doe+shop@live.com', 'j.doe@live.com'],
+  ['j.doe+shop@msn.com', 'j.doe@msn.com'],
+  ['j.doe+shop@icloud.com', 'j.doe@icloud.com'],
+  ['j.doe+shop@me.com', 'j.doe@me.com'],
+  ['j.doe+shop@mac.com', 'j.doe@mac.com'],
+  ['j.doe+shop@proton.me', 'j.doe@proton.me'],
+  ['j.doe+shop@protonmail.com', 'j.doe@protonmail.com'],
+  ['j.doe+shop@pm.me', 'j.doe@pm.me'],
+  // Fastmail: tag, and subdomain addressing (folder@user.fastmail.com).
+  ['jdoe+lists@fastmail.com', 'jdoe@fastmail.com'],
+  ['shop@jdoe.fastmail.com', 'jdoe@fastmail.com'],
+  ['Shop+x@JDoe.FastMail.fm', 'jdoe@fastmail.fm'],
+  ['shop@a.jdoe.fastmail.com', 'shop@a.jdoe.fastmail.com'],
+  ['shop@jdoe.fastmail.example', 'shop@jdoe.fastmail.example'],
 ];
 
 describe('normalizeEmail', () => {

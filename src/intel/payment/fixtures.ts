@@ -42,7 +42,7 @@ export function cleanSignals(over: SignalOverrides = {}): PaymentSignals {
       risk: 0, country: 'US', latitude: 40.71, longitude: -74.01,
     },
     email: { valid: true, disposable: false, score: 0, reason: '' },
-    phone: { valid: true, disposable: false, type: 'MOBILE', reason: null, country: 'US' } as PhoneSignal,
+    phone: { valid: true, disposable: false, type: 'MOBILE', lineType: 'mobile', reason: null, country: 'US' } as PhoneSignal,
     bin: { valid: true, scheme: 'Visa', coScheme: null, country: 'US', reason: null },
     velocity: {},
     lists: { ip: false, email: false, phone: false, card: false, customer: false, confirmedFraud: false },

@@ -99,6 +99,8 @@ export interface PhoneSignal {
   disposable: boolean;
   /** libphonenumber type (MOBILE, VOIP, PREMIUM_RATE...), null unknown. */
   type: string | null;
+  /** The answer's `lineType` (mobile, fixed_line, voip, toll_free, premium_rate...; unknown). */
+  lineType: string;
   reason: string | null;
   /** The country of the number (ISO alpha-2, from its calling code and prefix), null unknown. */
   country: string | null;

@@ -1,5 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js/max';
 import { HOT_BLOCK, HOT_BLOCK_VOIP } from './disposable.ts';
+import { fictionalRange } from './fictional.ts';
+import { lineTypeOf } from './line-type.ts';
 import { numberType } from './number-type.ts';
 import { callingCodeOf, lengthProblemOf, type ParsedPhone } from './parse.ts';
 import type { CarrierLookup, DisposableFacts, IdentityLabel, PhoneResult, PhoneType } from './types.ts';
@@ -25,10 +27,18 @@ export interface PhoneInputs {
 
 export interface PhoneEvaluation {
   result: PhoneResult;
-  /** libphonenumber's type of a valid number (null: invalid or unknown); kept out of the answer. */
+  /** libphonenumber's type of a valid number (null: invalid or unknown); the answer carries it as `result.lineType`. */
   type: PhoneType | null;
   /** The region the number belongs to (GB, GG...), or the region it was read in. */
   region: string;
+  /**
+   * libphonenumber's region of the number (ISO 3166-1 alpha-2: GB, GG, CA...), never the region it
+   * was read in: null when the number has none (not valid for any region, or non-geographic such
+   * as +800). Payment scoring compares it with the IP's country.
+   */
+  country: string | null;
+  /** In a range a regulator reserves for fiction (src/intel/phone/fictional.ts). */
+  fictional: boolean;
 }
 
 /** Why a parsed number is not valid, in words ('' when it is valid). */
@@ -48,7 +58,8 @@ function invalidReason(p: ParsedPhone, where: string): string {
 
 /**
  * Scores one parsed number (docs/api-decisions.md "Phone"): validity and its reason, type (a
- * premium-rate, toll-free, pager... number is not a person's number), original carrier, and
+ * premium-rate, toll-free, pager... number is not a person's number; a range reserved for fiction
+ * is no one's), `lineType`, original carrier, and
  * `disposable` from the receive-SMS list (recent records, and blocks where such numbers sit; a
  * VOIP number needs less evidence). A fraud label makes the number invalid.
  */
@@ -63,6 +74,9 @@ export function evaluatePhone(countryCode: string, parsed: ParsedPhone, region: 
   const where = numberRegion === '' ? `+${n.countryCallingCode}` : numberRegion;
   let reason = valid ? '' : invalidReason(parsed, where);
   if (type !== null && !PERSONAL.has(type)) reason = `${TYPE_NAMES[type]} number: not a mobile or fixed line.`;
+  // A reserved range says more than its type or length (libphonenumber types most of them as real lines).
+  const fiction = fictionalRange(n.countryCallingCode, n.nationalNumber);
+  if (fiction !== null) reason = fiction.reason;
   if (inputs.label === 'fraud') reason = reason === '' ? FRAUD_LABEL_REASON : `${FRAUD_LABEL_REASON} ${reason}`;
 
   const d = inputs.disposable;
@@ -70,14 +84,16 @@ export function evaluatePhone(countryCode: string, parsed: ParsedPhone, region: 
   const disposable = d.recent || d.blockRecent >= HOT_BLOCK || (voip && (d.listedOn !== null || d.blockRecent >= HOT_BLOCK_VOIP));
 
   const result: PhoneResult = {
-    carrier: valid ? inputs.carrier(n.countryCallingCode, n.nationalNumber) : '',
+    // A reserved range has no carrier, whatever block the prefix data puts it in.
+    carrier: valid && fiction === null ? inputs.carrier(n.countryCallingCode, n.nationalNumber) : '',
     reason,
     isValid: reason === '',
     blacklisted: false,
     disposable,
     phone: digits,
     countryCode,
+    lineType: lineTypeOf(type),
     custom_rules_applied: { total: 0, rules: [] },
   };
-  return { result, type, region: numberRegion === '' ? region : numberRegion };
+  return { result, type, region: numberRegion === '' ? region : numberRegion, country: valid ? (n.country ?? null) : null, fictional: fiction !== null };
 }

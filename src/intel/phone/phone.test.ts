@@ -4,6 +4,7 @@ import { carrierLookup, decodeStringDocument } from '../../data/phone-data.ts';
 import { dayNumber, DisposableIndex, HOT_BLOCK } from './disposable.ts';
 import { evaluatePhone, FRAUD_LABEL_REASON } from './evaluate.ts';
 import { fakeDisposableFacts } from './fake.ts';
+import { LINE_TYPE_VALUES, lineTypeOf } from './line-type.ts';
 import { numberType } from './number-type.ts';
 import { checkCountry, lengthProblemOf, parsePhone } from './parse.ts';
 import type { DisposableFacts } from './types.ts';
@@ -53,8 +54,8 @@ describe('parsePhone', () => {
 
 describe('evaluatePhone', () => {
   it('types that are not a person\'s number are invalid with a reason', () => {
-    assert.match(evaluate('0909 8790000', 'GB').result.reason, /^Premium-rate number: not a mobile or fixed line/);
-    assert.equal(evaluate('0909 8790000', 'GB').type, 'PREMIUM_RATE');
+    assert.match(evaluate('0909 8791234', 'GB').result.reason, /^Premium-rate number: not a mobile or fixed line/);
+    assert.equal(evaluate('0909 8791234', 'GB').type, 'PREMIUM_RATE');
     assert.equal(evaluate('07400 123456', 'GB').type, 'MOBILE');
     assert.equal(evaluate('085 123 4567', 'NL').result.isValid, true);
   });
@@ -73,6 +74,109 @@ describe('evaluatePhone', () => {
     assert.equal(r.isValid, false);
     assert.equal(r.reason, FRAUD_LABEL_REASON);
     assert.equal(evaluate('07400 123456', 'GB', CLEAN, 'legit').result.isValid, true);
+  });
+});
+
+describe('fictional ranges', () => {
+  /** Country read in, number, regulator named in the reason (null: a real range, left alone). */
+  const table: Array<[string, string, string | null]> = [
+    // NANPA 555-0100 to 555-0199, any area code, any NANP country.
+    ['US', '+1 201 555 0123', 'NANPA'],
+    ['US', '(415) 555-0100', 'NANPA'],
+    ['US', '415 555 0199', 'NANPA'],
+    ['CA', '604 555 0150', 'NANPA'],
+    ['US', '+1 900 555 0123', 'NANPA'],
+    ['US', '415 555 0200', null],
+    ['US', '415 555 0099', null],
+    ['US', '(415) 555-2671', null],
+    // Ofcom drama numbers.
+    ['GB', '0113 496 0000', 'Ofcom'],
+    ['GB', '0118 496 0999', 'Ofcom'],
+    ['GB', '0121 496 0123', 'Ofcom'],
+    ['GB', '0161 496 0123', 'Ofcom'],
+    ['GB', '0191 498 0123', 'Ofcom'],
+    ['GB', '020 7946 0123', 'Ofcom'],
+    ['GB', '+44 20 7946 0999', 'Ofcom'],
+    ['GB', '028 9018 0123', 'Ofcom'],
+    ['GB', '029 2018 0123', 'Ofcom'],
+    ['GB', '01632 960123', 'Ofcom'],
+    ['GB', '07700 900123', 'Ofcom'],
+    ['GB', '08081 570123', 'Ofcom'],
+    ['GB', '0909 879 0123', 'Ofcom'],
+    ['GB', '03069 990123', 'Ofcom'],
+    ['GB', '020 7946 1000', null],
+    ['GB', '0119 496 0123', null],
+    ['GB', '0171 496 0123', null],
+    ['GB', '07700 901123', null],
+    ['GB', '0113 496 1000', null],
+    // ACMA numbers for creative works.
+    ['AU', '02 5550 1234', 'ACMA'],
+    ['AU', '03 7010 0000', 'ACMA'],
+    ['AU', '07 5550 9999', 'ACMA'],
+    ['AU', '08 7010 4321', 'ACMA'],
+    ['AU', '1800 160 401', 'ACMA'],
+    ['AU', '1800 975 707', 'ACMA'],
+    ['AU', '1300 975 711', 'ACMA'],
+    ['AU', '02 5551 1234', null],
+    ['AU', '1800 975 712', null],
+    ['AU', '0491 570 155', null],
+    ['AU', '0412 345 678', null],
+  ];
+  for (const [cc, phone, regulator] of table) {
+    it(`${phone} in ${cc}: ${regulator ?? 'real'}`, () => {
+      const { result, fictional } = evaluate(phone, cc);
+      assert.equal(fictional, regulator !== null);
+      if (regulator === null) {
+        assert.doesNotMatch(result.reason, /fiction/);
+      } else {
+        assert.equal(result.isValid, false);
+        assert.equal(result.reason, `Reserved for fiction by ${regulator} (films, TV, books): no subscriber holds this number.`);
+        assert.equal(result.carrier, '');
+      }
+    });
+  }
+  it('every one of the 30 ACMA mobile numbers, and none of their neighbours', () => {
+    const acma = ['0491570006', '0491570156', '0491570157', '0491570158', '0491570159', '0491570110', '0491570313', '0491570737', '0491571266',
+      '0491571491', '0491571804', '0491572549', '0491572665', '0491572983', '0491573770', '0491573087', '0491574118', '0491574632', '0491575254',
+      '0491575789', '0491576398', '0491576801', '0491577426', '0491577644', '0491578957', '0491578148', '0491578888', '0491579212', '0491579760', '0491579455'];
+    for (const n of acma) {
+      assert.equal(evaluate(n, 'AU').fictional, true, n);
+      const next = `${n.slice(0, -1)}${(Number(n.slice(-1)) + 5) % 10}`;
+      if (!acma.includes(next)) assert.equal(evaluate(next, 'AU').fictional, false, next);
+    }
+    assert.equal(evaluate('0491570006', 'AU').result.lineType, 'mobile', 'lineType stays the type of the range');
+  });
+  it('a fraud label keeps both reasons', () => {
+    assert.match(evaluate('+1 201 555 0123', 'US', CLEAN, 'fraud').result.reason, /^The number carries a fraud label\. Reserved for fiction by NANPA/);
+  });
+});
+
+describe('lineType and country', () => {
+  const table: Array<[string, string, string, string | null]> = [
+    ['GB', '07400 123456', 'mobile', 'GB'],
+    ['GB', '020 7123 4567', 'fixed_line', 'GB'],
+    ['US', '(415) 555-2671', 'fixed_line_or_mobile', 'US'],
+    ['US', '+1 604 555 2671', 'fixed_line_or_mobile', 'CA'],
+    ['NL', '085 123 4567', 'voip', 'NL'],
+    ['GB', '0800 123 4567', 'toll_free', 'GB'],
+    ['GB', '0909 8791234', 'premium_rate', 'GB'],
+    ['GB', '070 1234 5678', 'personal_number', 'GB'],
+    ['GB', '076 0012 3456', 'pager', 'GB'],
+    ['GB', '+44 1481 712345', 'fixed_line', 'GG'],
+    ['GB', '12', 'unknown', null],
+    ['US', '07400 123456', 'unknown', null],
+  ];
+  for (const [cc, phone, lineType, country] of table) {
+    it(`${phone} in ${cc}: ${lineType}, ${String(country)}`, () => {
+      const ev = evaluate(phone, cc);
+      assert.equal(ev.result.lineType, lineType);
+      assert.equal(ev.country, country);
+    });
+  }
+  it('names every libphonenumber type in lower_snake_case', () => {
+    assert.deepEqual(LINE_TYPE_VALUES, ['mobile', 'fixed_line', 'fixed_line_or_mobile', 'voip', 'toll_free', 'premium_rate', 'shared_cost', 'personal_number', 'pager', 'uan', 'voicemail', 'unknown']);
+    assert.equal(lineTypeOf(null), 'unknown');
+    assert.equal(lineTypeOf('SHARED_COST'), 'shared_cost');
   });
 });
 

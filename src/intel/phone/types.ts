@@ -1,3 +1,5 @@
+import type { LineType } from './line-type.ts';
+
 /** Types of the phone engine (spec "Phone result"; docs/api-decisions.md "Phone"). */
 
 export type IdentityLabel = 'fraud' | 'legit';
@@ -7,7 +9,7 @@ export type PhoneType =
   | 'MOBILE' | 'FIXED_LINE' | 'FIXED_LINE_OR_MOBILE' | 'VOIP' | 'TOLL_FREE' | 'PREMIUM_RATE' | 'SHARED_COST'
   | 'PERSONAL_NUMBER' | 'PAGER' | 'UAN' | 'VOICEMAIL';
 
-/** The phone result in the spec's field order; `blacklisted` and `custom_rules_applied` are the policy stage's. */
+/** The phone result in the spec's field order (`lineType` added); `blacklisted` and `custom_rules_applied` are the policy stage's. */
 export interface PhoneResult {
   carrier: string;
   reason: string;
@@ -18,6 +20,8 @@ export interface PhoneResult {
   phone: string;
   /** As sent. */
   countryCode: string;
+  /** libphonenumber's type of the number (src/intel/phone/line-type.ts); `unknown` when it has none. */
+  lineType: LineType;
   custom_rules_applied: { total: number; rules: Array<{ id: string; title: string }> };
 }
 

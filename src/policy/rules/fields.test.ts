@@ -29,6 +29,7 @@ describe('rule fields', () => {
     ['phone', 'input.phone', 'string'],
     ['phone', 'input.countryCode', 'string'],
     ['phone', 'disposable', 'boolean'],
+    ['phone', 'lineType', 'string'],
     ['email', 'input.email', 'string'],
     ['email', 'domain.name', 'string'],
     ['email', 'domain.is_new', 'boolean'],

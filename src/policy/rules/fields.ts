@@ -77,7 +77,7 @@ const IBAN: FieldTable = {
 };
 
 const PHONE: FieldTable = {
-  string: ['input.phone', 'input.countryCode', 'carrier', 'reason', 'phone', 'countryCode'],
+  string: ['input.phone', 'input.countryCode', 'carrier', 'reason', 'phone', 'countryCode', 'lineType'],
   boolean: ['isValid', 'blacklisted', 'disposable'],
 };
 
