@@ -83,6 +83,7 @@ const COUNTRY = /^[A-Z]{2}$/;
 const CURRENCY = /^[A-Z]{3}$/;
 const RULE_ID = /^[A-Z]{1,8}\d{1,8}$/;
 const GRADE = /^[a-z0-9]{1,12}$/;
+const LINE_TYPE = /^[a-z_]{1,24}$/;
 /** Amount statistics need this many amounts before amount_z is emitted (as PF10016). */
 const MIN_ACCOUNT_AMOUNTS = 20;
 const PAYMENT_TYPE = /^[a-z0-9_-]{1,16}$/;
@@ -213,7 +214,7 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
   if (!present(input.deviceId)) out.add('missing:device');
   if (!present(input.customerId)) out.add('missing:customer_id');
 
-  if (facts.phoneLineType && GRADE.test(facts.phoneLineType.replace(/_/g, ''))) out.add(`phone_type:${facts.phoneLineType}`);
+  if (facts.phoneLineType && LINE_TYPE.test(facts.phoneLineType)) out.add(`phone_type:${facts.phoneLineType}`);
   if (present(input.userAgent)) {
     const ua = input.userAgent.slice(0, 512);
     out.add(`browser:${browserFamily(ua)}`);
