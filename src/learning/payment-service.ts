@@ -318,6 +318,7 @@ export class PaymentService {
       ['cardIpsLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY), distinct: 'ip' } : null],
       ['cardCustomersLastHour', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, HOUR), distinct: 'customer' } : null],
       ['deviceLast10Minutes', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, 10 * MINUTE) } : null],
+      ['binCardsLast10Minutes', ids.cardBin !== null ? { by: 'bin', hash: ids.cardBin, since: isoBefore(now, 10 * MINUTE), distinct: 'card' } : null],
       ['deviceCustomers30d', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, 30 * DAY), distinct: 'customer' } : null],
       ['ipCustomersLastDay', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, DAY), distinct: 'customer' } : null],
     ];

@@ -58,10 +58,13 @@ export interface StoredScoring extends NewScoring {
   id: number;
 }
 
+/** What a velocity window is keyed by: an identity hash, or `bin`, the card's 6-digit BIN (not personal, kept in clear). */
+export type VelocityBy = IdentityField | 'bin';
+
 /** A sliding-window question about one account's scorings since `since` (inclusive). */
 export interface VelocityQuery {
-  /** Count scorings whose identity `by` equals `hash`... */
-  by: IdentityField;
+  /** Count scorings whose identity `by` equals `hash` (for `bin`, the BIN itself)... */
+  by: VelocityBy;
   hash: string;
   since: string;
   /** ...or, when set, count the distinct non-null values of this other field among them (cards per customer, customers per card, locations per customer). */

@@ -6,6 +6,7 @@ import {
   type AmountStats,
   type Evidence,
   type IdentityField,
+  type VelocityBy,
   type IdentityHashes,
   type LabelType,
   type LearningWrite,
@@ -53,6 +54,16 @@ export const IDENTITY_COLUMN_LIST = IDENTITY_FIELDS.map((field) => IDENTITY_COLU
 export function identityColumn(field: IdentityField): IdentityColumn {
   if (typeof field === 'string' && Object.hasOwn(IDENTITY_COLUMNS, field)) return IDENTITY_COLUMNS[field];
   throw new RangeError(`unknown identity field: ${JSON.stringify(field)}`);
+}
+
+/** Columns a velocity window may be keyed by: the identities, and the card's BIN (card testing across one BIN). */
+const VELOCITY_BY_COLUMNS = { ...IDENTITY_COLUMNS, bin: 'card_bin' } as const satisfies Record<VelocityBy, string>;
+export type VelocityByColumn = (typeof VELOCITY_BY_COLUMNS)[VelocityBy];
+
+/** The column a velocity query is keyed by; anything else is refused. */
+export function velocityByColumn(by: VelocityBy): VelocityByColumn {
+  if (typeof by === 'string' && Object.hasOwn(VELOCITY_BY_COLUMNS, by)) return VELOCITY_BY_COLUMNS[by];
+  throw new RangeError(`unknown identity field: ${JSON.stringify(by)}`);
 }
 
 /** The column counted by a `distinct` velocity query (an identity field or `location`). */
@@ -368,7 +379,7 @@ export function toScoring(row: ScoringRow): StoredScoring {
 
 /** A velocity query with its columns resolved from the closed maps and its timestamp normalised. */
 export interface CheckedVelocity {
-  byColumn: IdentityColumn;
+  byColumn: VelocityByColumn;
   hash: string;
   since: string;
   distinctColumn: string | null;
@@ -376,7 +387,7 @@ export interface CheckedVelocity {
 
 export function velocityQueries(queries: readonly VelocityQuery[]): CheckedVelocity[] {
   return queries.map((query) => ({
-    byColumn: identityColumn(query.by),
+    byColumn: velocityByColumn(query.by),
     hash: requiredString(query.hash, 'velocity hash'),
     since: isoTimestamp(query.since),
     distinctColumn: query.distinct === undefined ? null : distinctColumn(query.distinct),
@@ -390,7 +401,7 @@ export function velocityAggregate(query: CheckedVelocity): string {
 
 /** Velocity queries about the same identity (column and hash), answered by one scan of its index range. */
 export interface VelocityGroup {
-  byColumn: IdentityColumn;
+  byColumn: VelocityByColumn;
   hash: string;
   /** The earliest `since` of the group: the range the statement reads. */
   since: string;

@@ -222,6 +222,26 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         assert.deepEqual(answers, [2, 3, 2, 3, 3, 4, 0, 0]);
       });
 
+      it('counts by the card BIN: attempts and distinct cards of one BIN (card testing across a BIN)', async () => {
+        const acct = uid('acct');
+        const row = (minutes: number, card: string | null, bin: string | null): NewScoring =>
+          makeScoring(acct, { scoredAt: at(minutes), identities: noIdentities({ card }), cardBin: bin });
+        await store.scorings.insert(row(-30, 'k0', '400022')); // before the window
+        await store.scorings.insert(row(-9, 'k1', '400022'));
+        await store.scorings.insert(row(-8, 'k1', '400022'));
+        await store.scorings.insert(row(-7, 'k2', '400022'));
+        await store.scorings.insert(row(-6, 'k3', '511111'));
+        await store.scorings.insert(row(-5, null, null));
+        const since = at(-10);
+        assert.deepEqual(await store.scorings.velocity(acct, [
+          { by: 'bin', hash: '400022', since, distinct: 'card' },
+          { by: 'bin', hash: '400022', since },
+          { by: 'bin', hash: '400022', since: at(-60), distinct: 'card' },
+          { by: 'bin', hash: '511111', since, distinct: 'card' },
+          { by: 'bin', hash: '999999', since, distinct: 'card' },
+        ]), [2, 3, 3, 1, 0]);
+      });
+
       it('refuses unknown fields and bad timestamps instead of building SQL from them', async () => {
         const acct = uid('acct');
         const evil = 'customer_hash = customer_hash OR 1 = 1; --' as IdentityField;

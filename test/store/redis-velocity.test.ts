@@ -133,6 +133,24 @@ describe('RedisVelocity', { skip: SKIP_REDIS }, () => {
     assert.deepEqual(await velocity.velocity('a', []), []);
   });
 
+  it('counts attempts and distinct cards of a card BIN; forget removes them', async () => {
+    const acc = uid('acc');
+    const withBin = (ago: number, card: string, bin: string): StoredScoring => ({ ...scoring(acc, ago, { card }), cardBin: bin });
+    const a = withBin(20 * 60_000, 'k0', '400022');
+    const b = withBin(9 * 60_000, 'k1', '400022');
+    const c = withBin(8 * 60_000, 'k1', '400022');
+    const d = withBin(7 * 60_000, 'k2', '400022');
+    for (const s of [a, b, c, d]) await velocity.record(s);
+    const q: VelocityQuery[] = [
+      { by: 'bin', hash: '400022', since: since(10 * 60_000), distinct: 'card' },
+      { by: 'bin', hash: '400022', since: since(10 * 60_000) },
+      { by: 'bin', hash: '400022', since: since(HOUR), distinct: 'card' },
+    ];
+    assert.deepEqual(await velocity.velocity(acc, q), [2, 3, 3]);
+    await velocity.forget([d]);
+    assert.deepEqual(await velocity.velocity(acc, q), [1, 2, 2]);
+  });
+
   it('keeps 31 days: older members are trimmed and every key expires in 31 days', async () => {
     const acc = uid('acc');
     await velocity.record(scoring(acc, 40 * DAY, { ip: 'ip-t' }));

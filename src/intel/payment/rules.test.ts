@@ -241,6 +241,10 @@ const CASES: Record<PaymentRuleId, Case[]> = {
     { name: 'small amounts count double', input: { amount: 1 }, signals: { velocity: { cardLast10Minutes: 2 } }, fires: true, grade: '4', detail: 'small amount' },
     { name: 'a device with 5 attempts rotating cards', signals: { velocity: { cardLast10Minutes: 0, deviceLast10Minutes: 5 } }, fires: true, grade: '2', detail: 'device' },
     { name: 'a device with 4 attempts', signals: { velocity: { deviceLast10Minutes: 4 } }, fires: false },
+    { name: 'a busy BIN at a busy shop (19 cards, ordinary amount)', input: { amount: 60 }, signals: { velocity: { binCardsLast10Minutes: 19 } }, fires: false },
+    { name: 'a BIN attack: 20 cards of one BIN in 10 minutes', input: { amount: 60 }, signals: { velocity: { binCardsLast10Minutes: 20 } }, fires: true, grade: '4', detail: 'BIN' },
+    { name: 'a BIN attack with small amounts: 5 cards', input: { amount: 1 }, signals: { velocity: { binCardsLast10Minutes: 5 } }, fires: true, grade: '4', detail: 'small amount' },
+    { name: 'small amounts, 4 cards of the BIN', input: { amount: 1 }, signals: { velocity: { binCardsLast10Minutes: 4 } }, fires: false },
   ],
   PF10028: [
     { name: 'nothing known', fires: false },

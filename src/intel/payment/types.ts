@@ -139,6 +139,8 @@ export interface VelocitySignal {
   cardLastMinute?: number;
   cardLast10Minutes?: number;
   deviceLast10Minutes?: number;
+  /** Card testing across one BIN: distinct cards of the card's BIN in the last ten minutes (this one excluded). */
+  binCardsLast10Minutes?: number;
   /** Distinct emails and IP addresses that used the card in 24 hours. */
   cardEmailsLastDay?: number;
   cardIpsLastDay?: number;

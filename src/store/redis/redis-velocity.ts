@@ -1,5 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
+import { IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityBy, type VelocityQuery } from '../learning-ports.ts';
 import { REDIS_PREFIX, VELOCITY_TTL_SECONDS, velocityKeys } from './keys.ts';
 import { closeRedis, openRedis } from './connection.ts';
 
@@ -20,7 +20,8 @@ export const VELOCITY_PAIRS = [
   { by: 'card', distinct: 'ip' },
   { by: 'device', distinct: 'customer' },
   { by: 'ip', distinct: 'customer' },
-] as const satisfies ReadonlyArray<{ by: IdentityField; distinct: IdentityField | 'location' }>;
+  { by: 'bin', distinct: 'card' },
+] as const satisfies ReadonlyArray<{ by: VelocityBy; distinct: IdentityField | 'location' }>;
 
 /** Identities whose windows are personal data of one user: forget() deletes their keys whole. */
 const PERSONAL_FIELDS = ['customer', 'user', 'email', 'phone'] as const satisfies readonly IdentityField[];
@@ -29,6 +30,11 @@ const WINDOW_MS = VELOCITY_TTL_SECONDS * 1000;
 
 function otherHash(s: StoredScoring, other: IdentityField | 'location'): string | null {
   return other === 'location' ? s.location : s.identities[other];
+}
+
+/** What a scoring is keyed by in a window: an identity hash, or its card BIN. */
+function keyOf(s: StoredScoring, by: VelocityBy): string | null {
+  return by === 'bin' ? s.cardBin : s.identities[by];
 }
 
 function scoredMs(s: StoredScoring): number {
@@ -52,9 +58,9 @@ async function run(batch: ChainableCommander, what: string): Promise<unknown[]> 
  * prefix (registry in keys.ts):
  *
  * - `vel:<account>:<field>:<hash>:n`: one member per scoring (its id), scored by scoredAt ms, for every
- *   identity field the scoring has. `velocity({by, hash, since})` is ZCOUNT since..+inf.
+ *   identity field the scoring has, and `vel:<account>:bin:<BIN>:n` for its card's BIN. `velocity({by, hash, since})` is ZCOUNT since..+inf.
  * - `vel:<account>:<field>:<hash>:<other>` for the pairs of VELOCITY_PAIRS (customer→card, card→customer,
- *   customer→location, card→email, card→ip, device→customer, ip→customer): one member per distinct other hash, scored by the latest time the two were seen
+ *   customer→location, card→email, card→ip, device→customer, ip→customer, bin→card): one member per distinct other hash, scored by the latest time the two were seen
  *   together (ZADD GT, so a replayed older scoring never moves it back). `velocity({by, hash, since,
  *   distinct})` is ZCOUNT since..+inf: the distinct values seen with it since `since`. Another pair throws.
  *
@@ -72,17 +78,17 @@ export class RedisVelocity {
     this.#redis = openRedis(options.url, options.commandTimeoutMs);
   }
 
-  #count(accountId: string, field: IdentityField, hash: string): string {
+  #count(accountId: string, field: VelocityBy, hash: string): string {
     return this.#prefix + velocityKeys.count(accountId, field, hash);
   }
 
-  #distinct(accountId: string, field: IdentityField, hash: string, other: IdentityField | 'location'): string {
+  #distinct(accountId: string, field: VelocityBy, hash: string, other: IdentityField | 'location'): string {
     return this.#prefix + velocityKeys.distinct(accountId, field, hash, other);
   }
 
   /** Adds one stored scoring to every window it belongs to. */
   async record(s: StoredScoring): Promise<void> {
-    if (IDENTITY_FIELDS.every((f) => s.identities[f] === null)) return;
+    if (IDENTITY_FIELDS.every((f) => s.identities[f] === null) && s.cardBin === null) return;
     const ms = scoredMs(s);
     const cutoff = `(${ms - WINDOW_MS}`;
     const batch = this.#redis.multi();
@@ -96,8 +102,13 @@ export class RedisVelocity {
       batch.zadd(key, ms, String(s.id));
       touch(key);
     }
+    if (s.cardBin !== null) {
+      const key = this.#count(s.accountId, 'bin', s.cardBin);
+      batch.zadd(key, ms, String(s.id));
+      touch(key);
+    }
     for (const { by, distinct } of VELOCITY_PAIRS) {
-      const hash = s.identities[by];
+      const hash = keyOf(s, by);
       const other = otherHash(s, distinct);
       if (hash === null || other === null) continue;
       const key = this.#distinct(s.accountId, by, hash, distinct);
@@ -147,8 +158,9 @@ export class RedisVelocity {
         const hash = s.identities[field];
         if (hash !== null) batch.zrem(this.#count(s.accountId, field, hash), String(s.id));
       }
+      if (s.cardBin !== null) batch.zrem(this.#count(s.accountId, 'bin', s.cardBin), String(s.id));
       for (const { by, distinct } of VELOCITY_PAIRS) {
-        const hash = s.identities[by];
+        const hash = keyOf(s, by);
         const other = otherHash(s, distinct);
         if (hash !== null && other !== null) batch.zrem(this.#distinct(s.accountId, by, hash, distinct), other);
       }

@@ -353,4 +353,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_scorings_ip ON payment_scorings (account_id, ip_hash, scored_at, customer_hash);
     `,
   },
+  {
+    version: 9,
+    name: 'card BIN windows',
+    sql: `
+      -- Card testing across one BIN (PF10027): the distinct cards of a BIN in the last ten minutes, index-only.
+      CREATE INDEX payment_scorings_bin ON payment_scorings (account_id, card_bin, scored_at, card_hash);
+    `,
+  },
 ];
