@@ -3,19 +3,12 @@
  * small and fast, good enough for synthetic data and the same on every platform, so one seed always
  * gives the same file.
  */
+import { prng } from '../../src/intel/text/train.ts';
+
 export type Rng = () => number;
 
-/** Uniform floats in [0, 1) from a 32-bit seed. */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Uniform floats in [0, 1) from a 32-bit seed: the text trainer's mulberry32, so both stay one function. */
+export const mulberry32: (seed: number) => Rng = prng;
 
 /** Helpers over one generator. */
 export class Random {
