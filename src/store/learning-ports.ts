@@ -58,8 +58,16 @@ export interface StoredScoring extends NewScoring {
   id: number;
 }
 
-/** What a velocity window is keyed by: an identity hash, or `bin`, the card's 6-digit BIN (not personal, kept in clear). */
+/**
+ * What a velocity window is keyed by: an identity hash, or `bin`, the card's 6-digit BIN (not personal,
+ * kept in clear). A `bin` window holds only the scorings of an amount below BIN_WINDOW_AMOUNT_BELOW: it is
+ * for card testing across one BIN (test charges), and a popular BIN's ordinary payments would make it
+ * large at a busy shop.
+ */
 export type VelocityBy = IdentityField | 'bin';
+
+/** The amounts a `bin` window holds: below this (any currency), the test charges of card testing. */
+export const BIN_WINDOW_AMOUNT_BELOW = 5;
 
 /** A sliding-window question about one account's scorings since `since` (inclusive). */
 export interface VelocityQuery {

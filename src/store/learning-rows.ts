@@ -1,12 +1,12 @@
 import { rowInteger } from './event-rows.ts';
 import {
+  BIN_WINDOW_AMOUNT_BELOW,
   IDENTITY_FIELDS,
   LABEL_TYPES,
   PAYMENT_OUTCOMES,
   type AmountStats,
   type Evidence,
   type IdentityField,
-  type VelocityBy,
   type IdentityHashes,
   type LabelType,
   type LearningWrite,
@@ -16,6 +16,7 @@ import {
   type OutcomeRecord,
   type PaymentOutcome,
   type StoredScoring,
+  type VelocityBy,
   type VelocityQuery,
 } from './learning-ports.ts';
 import { isoTimestamp } from './values.ts';
@@ -59,6 +60,15 @@ export function identityColumn(field: IdentityField): IdentityColumn {
 /** Columns a velocity window may be keyed by: the identities, and the card's BIN (card testing across one BIN). */
 const VELOCITY_BY_COLUMNS = { ...IDENTITY_COLUMNS, bin: 'card_bin' } as const satisfies Record<VelocityBy, string>;
 export type VelocityByColumn = (typeof VELOCITY_BY_COLUMNS)[VelocityBy];
+
+/** The rows of a window keyed by BIN: small amounts only (BIN_WINDOW_AMOUNT_BELOW), matching the partial index. */
+const VELOCITY_BY_FILTERS: Partial<Record<VelocityByColumn, string>> = { card_bin: `amount < ${BIN_WINDOW_AMOUNT_BELOW}` };
+
+/** The extra condition of a window's rows (` AND ...`), '' for identity windows. */
+export function velocityFilter(column: VelocityByColumn): string {
+  const f = VELOCITY_BY_FILTERS[column];
+  return f === undefined ? '' : ` AND ${f}`;
+}
 
 /** The column a velocity query is keyed by; anything else is refused. */
 export function velocityByColumn(by: VelocityBy): VelocityByColumn {

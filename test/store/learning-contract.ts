@@ -222,10 +222,14 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         assert.deepEqual(answers, [2, 3, 2, 3, 3, 4, 0, 0]);
       });
 
-      it('counts by the card BIN: attempts and distinct cards of one BIN (card testing across a BIN)', async () => {
+      it('counts by the card BIN: small-amount attempts and distinct cards of one BIN (card testing across a BIN)', async () => {
         const acct = uid('acct');
-        const row = (minutes: number, card: string | null, bin: string | null): NewScoring =>
-          makeScoring(acct, { scoredAt: at(minutes), identities: noIdentities({ card }), cardBin: bin });
+        const row = (minutes: number, card: string | null, bin: string | null, amount = 1): NewScoring =>
+          makeScoring(acct, { scoredAt: at(minutes), identities: noIdentities({ card }), cardBin: bin, amount });
+        // Ordinary amounts (5 and more, or none) are not in a BIN's window.
+        await store.scorings.insert(row(-4, 'k8', '400022', 5));
+        await store.scorings.insert(row(-4, 'k9', '400022', 120));
+        await store.scorings.insert(makeScoring(acct, { scoredAt: at(-4), identities: noIdentities({ card: 'k7' }), cardBin: '400022', amount: null }));
         await store.scorings.insert(row(-30, 'k0', '400022')); // before the window
         await store.scorings.insert(row(-9, 'k1', '400022'));
         await store.scorings.insert(row(-8, 'k1', '400022'));

@@ -135,12 +135,13 @@ describe('RedisVelocity', { skip: SKIP_REDIS }, () => {
 
   it('counts attempts and distinct cards of a card BIN; forget removes them', async () => {
     const acc = uid('acc');
-    const withBin = (ago: number, card: string, bin: string): StoredScoring => ({ ...scoring(acc, ago, { card }), cardBin: bin });
+    const withBin = (ago: number, card: string, bin: string, amount = 1.5): StoredScoring => ({ ...scoring(acc, ago, { card }), cardBin: bin, amount });
     const a = withBin(20 * 60_000, 'k0', '400022');
     const b = withBin(9 * 60_000, 'k1', '400022');
     const c = withBin(8 * 60_000, 'k1', '400022');
     const d = withBin(7 * 60_000, 'k2', '400022');
-    for (const s of [a, b, c, d]) await velocity.record(s);
+    // Ordinary amounts are not in a BIN's window.
+    for (const s of [a, b, c, d, withBin(60_000, 'k8', '400022', 5), withBin(60_000, 'k9', '400022', 99)]) await velocity.record(s);
     const q: VelocityQuery[] = [
       { by: 'bin', hash: '400022', since: since(10 * 60_000), distinct: 'card' },
       { by: 'bin', hash: '400022', since: since(10 * 60_000) },

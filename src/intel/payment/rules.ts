@@ -102,9 +102,8 @@ export const THRESHOLDS = {
   /** PF10027: earlier attempts with the card in ten minutes; with the device in ten minutes. */
   cardLast10Minutes: { standard: 1, digital: 1 },
   deviceLast10Minutes: { standard: 5, digital: 3 },
-  /** PF10027 across one BIN: distinct cards of the BIN in ten minutes, with a small amount; without one. */
+  /** PF10027 across one BIN: distinct cards of the BIN in ten minutes, with a small amount. */
   binCardsSmall: { standard: 5, digital: 4 },
-  binCards: { standard: 20, digital: 15 },
   /** PF10028: distinct emails or IPs of the card in 24 hours. */
   cardEmailsLastDay: { standard: 3, digital: 3 },
   cardIpsLastDay: { standard: 3, digital: 3 },
@@ -552,10 +551,11 @@ export function sharedFraudLabel(_input: PaymentInput, s: PaymentSignals): RuleH
 
 /**
  * PF10027, card testing: earlier attempts with the same card within ten minutes (any customer), many
- * with the same device, or many cards of the same BIN (a BIN attack: generated numbers of one issuer's
- * range, small amounts). Graded by the card's attempts: 1, 2-3, 4-7, 8 and more; a device or a BIN over
- * its threshold counts as 2 (4 for a BIN at its higher threshold); a small amount (below
- * LIMITS.smallAmount, the usual test charge) with earlier attempts doubles the count.
+ * with the same device, or many cards of the same BIN with small amounts (a BIN attack: generated
+ * numbers of one issuer's range tried with test charges; the service reads a BIN's window only for small
+ * amounts, since a popular BIN has thousands of ordinary payments in ten minutes at a busy shop).
+ * Graded by the card's attempts: 1, 2-3, 4-7, 8 and more; a device or a BIN over its threshold counts
+ * as 2; a small amount (below LIMITS.smallAmount, the usual test charge) doubles the count.
  */
 export function cardTesting(input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const v = s.velocity;
@@ -563,8 +563,7 @@ export function cardTesting(input: PaymentInput, s: PaymentSignals, ctx: RuleCon
   const over = overThresholds([
     ['attempts with this card in the last 10 minutes', v.cardLast10Minutes, 'cardLast10Minutes'],
     ['attempts from this device in the last 10 minutes', v.deviceLast10Minutes, 'deviceLast10Minutes'],
-    // Popular BINs see many cards at a busy shop: without a small amount only a much higher count counts.
-    ['cards of this BIN in the last 10 minutes', v.binCardsLast10Minutes, small ? 'binCardsSmall' : 'binCards'],
+    ['cards of this BIN in the last 10 minutes (small amounts)', small ? v.binCardsLast10Minutes : undefined, 'binCardsSmall'],
   ], ctx);
   if (over.length === 0) return null;
   const card = v.cardLast10Minutes ?? 0;
@@ -572,8 +571,7 @@ export function cardTesting(input: PaymentInput, s: PaymentSignals, ctx: RuleCon
   const bin = v.binCardsLast10Minutes ?? 0;
   // A device over its threshold counts as two attempts on a card: scripts rotate cards on one device.
   let n = Math.max(card, device >= threshold('deviceLast10Minutes', ctx) ? 2 : 0);
-  if (bin >= threshold('binCards', ctx)) n = Math.max(n, 4);
-  else if (small && bin >= threshold('binCardsSmall', ctx)) n = Math.max(n, 2);
+  if (small && bin >= threshold('binCardsSmall', ctx)) n = Math.max(n, 2);
   if (small) {
     n = n * 2;
     over.push(`small amount ${fmt(input.amount!)}`);

@@ -16,6 +16,7 @@ import {
   toAmountStats,
   toScoring,
   velocityAggregate,
+  velocityFilter,
   velocityQueries,
 } from '../learning-rows.ts';
 import { bigintCount, isoSql, isoTimestamp } from './values.ts';
@@ -104,7 +105,7 @@ export class PostgresScorings implements ScoringsPort {
       const hash = values.length - 1;
       const since = values.length;
       return `(SELECT ${velocityAggregate(query)} FROM payment_scorings
-               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz) AS c${i}`;
+               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz${velocityFilter(query.byColumn)}) AS c${i}`;
     });
     const { rows } = await this.pool.query<Record<string, string>>({ text: `SELECT ${columns.join(', ')}`, values });
     const row = rows[0];

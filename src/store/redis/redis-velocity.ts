@@ -1,5 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityBy, type VelocityQuery } from '../learning-ports.ts';
+import { BIN_WINDOW_AMOUNT_BELOW, IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityBy, type VelocityQuery } from '../learning-ports.ts';
 import { REDIS_PREFIX, VELOCITY_TTL_SECONDS, velocityKeys } from './keys.ts';
 import { closeRedis, openRedis } from './connection.ts';
 
@@ -102,15 +102,16 @@ export class RedisVelocity {
       batch.zadd(key, ms, String(s.id));
       touch(key);
     }
-    if (s.cardBin !== null) {
-      const key = this.#count(s.accountId, 'bin', s.cardBin);
+    const binWindow = s.cardBin !== null && s.amount !== null && s.amount < BIN_WINDOW_AMOUNT_BELOW;
+    if (binWindow) {
+      const key = this.#count(s.accountId, 'bin', s.cardBin!);
       batch.zadd(key, ms, String(s.id));
       touch(key);
     }
     for (const { by, distinct } of VELOCITY_PAIRS) {
       const hash = keyOf(s, by);
       const other = otherHash(s, distinct);
-      if (hash === null || other === null) continue;
+      if (hash === null || other === null || (by === 'bin' && !binWindow)) continue;
       const key = this.#distinct(s.accountId, by, hash, distinct);
       batch.zadd(key, 'GT', ms, other);
       touch(key);

@@ -16,6 +16,7 @@ import {
   storedScoring,
   toAmountStats,
   toScoring,
+  velocityFilter,
   velocityGroups,
   velocityGroupSelect,
   velocityQueries,
@@ -56,7 +57,7 @@ type Statements = ReturnType<typeof prepare>;
 
 /** The read of one identity's windows (`this` is the account id: a module function, no closure per scoring). */
 function velocityRead(this: string, group: VelocityGroup): ReadQuery {
-  const sql = `SELECT ${velocityGroupSelect(group)} FROM payment_scorings WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?`;
+  const sql = `SELECT ${velocityGroupSelect(group)} FROM payment_scorings WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${velocityFilter(group.byColumn)}`;
   return { sql, params: [...group.members.map(sinceOf), this, group.hash, group.since] };
 }
 
