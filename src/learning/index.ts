@@ -47,7 +47,7 @@ export interface LearningOptions {
 export function createLearning(opts: LearningOptions): Learning {
   const { store, logger } = opts;
   const hasher = new IdentityHasher(opts.secret);
-  const model = new ModelService(store.model);
+  const model = new ModelService(store.model, undefined, opts.refreshMs);
   const velocity = opts.velocity ?? storeVelocity(store);
   const applier = new OutcomeApplier(model);
   const labels = new LabelLookups(store, hasher, { presenceTtlMs: opts.refreshMs });

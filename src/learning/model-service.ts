@@ -1,7 +1,7 @@
 import { priorLogit } from '../intel/payment/prior.ts';
 import type { ModelPort } from '../store/learning-ports.ts';
 import type { FeedbackBatch } from './feedback-batch.ts';
-import { FTRL_DEFAULTS, predict, stateOf, update, weightOf, type FtrlParams } from './ftrl.ts';
+import { BIAS_FEATURE, FTRL_DEFAULTS, predict, stateOf, update, weightOf, type FtrlParams } from './ftrl.ts';
 
 /**
  * The per-account fraud model: FTRL-proximal logistic regression over the features of each
@@ -14,10 +14,36 @@ import { FTRL_DEFAULTS, predict, stateOf, update, weightOf, type FtrlParams } fr
  * the history.
  */
 export class ModelService {
+  /** Accounts whose model has learned something (a `bias` weight), and when a "not yet" was last read. */
+  readonly #trained = new Map<string, { yes: boolean; at: number }>();
+
   constructor(
     private readonly port: ModelPort,
     private readonly params: FtrlParams = FTRL_DEFAULTS,
+    /** How long a "this account's model has learned nothing" answer is trusted (POLICY_REFRESH_MS). */
+    private readonly untrainedTtlMs = 1000,
+    private readonly clock: () => number = Date.now,
   ) {}
+
+  /**
+   * Whether the account's model has any weight. Every training step writes the `bias` feature, so an
+   * account without it has learned nothing: its scorings skip the weight read (most accounts that send
+   * no outcomes). Training here counts at once; training on another instance within untrainedTtlMs.
+   */
+  async #hasLearned(accountId: string): Promise<boolean> {
+    const now = this.clock();
+    const known = this.#trained.get(accountId);
+    if (known && (known.yes || now - known.at < this.untrainedTtlMs)) return known.yes;
+    const yes = (await this.port.weights(accountId, [BIAS_FEATURE])).length > 0;
+    if (this.#trained.size > 10_000) this.#trained.clear();
+    this.#trained.set(accountId, { yes, at: now });
+    return yes;
+  }
+
+  /** Forgets what is known of an account's model (its weights were replaced or removed). */
+  forget(accountId: string): void {
+    this.#trained.delete(accountId);
+  }
 
   /** What an account that never learned predicts for a transaction with these features. */
   prior(features: readonly string[] = []): number {
@@ -27,6 +53,7 @@ export class ModelService {
   /** The learned log-odds of each of the features (features without a weight are left out). */
   async learned(accountId: string, features: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
+    if (!(await this.#hasLearned(accountId))) return out;
     for (const row of await this.port.weights(accountId, features)) {
       const w = weightOf(row, this.params);
       if (w !== 0) out.set(row.feature, w);
@@ -52,5 +79,6 @@ export class ModelService {
       before,
       weights: Object.fromEntries(changed.map((w) => [w.feature, weightOf(w, this.params)])),
     });
+    this.#trained.set(batch.accountId, { yes: true, at: this.clock() });
   }
 }

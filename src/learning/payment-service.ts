@@ -301,31 +301,33 @@ export class PaymentService {
 
   private async velocity(accountId: string, ids: TransactionIdentities, now: Date, amount: number | undefined): Promise<VelocitySignal> {
     const h = ids.hashes;
+    // Each window's start once (an ISO string per window, not per question).
+    const [m1, m10, h1, d1, d7, d30] = [MINUTE, 10 * MINUTE, HOUR, DAY, 7 * DAY, 30 * DAY].map((ms) => isoBefore(now, ms)) as [string, string, string, string, string, string];
     const small = amount !== undefined && amount < SMALL_AMOUNT;
     const wanted: Array<[keyof VelocitySignal, VelocityQuery | null]> = [
-      ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, HOUR) } : null],
-      ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, DAY) } : null],
-      ['customerLastHour', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, HOUR) } : null],
-      ['customerLastDay', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, DAY) } : null],
-      ['cardLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY) } : null],
-      ['deviceLastDay', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, DAY) } : null],
-      ['customerLocations30d', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 30 * DAY), distinct: 'location' } : null],
-      ['cardCustomers30d', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, 30 * DAY), distinct: 'customer' } : null],
-      ['customerCardsLastDay', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, DAY), distinct: 'card' } : null],
-      ['customerCards7d', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 7 * DAY), distinct: 'card' } : null],
-      ['customerCardsLastHour', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, HOUR), distinct: 'card' } : null],
-      ['customerHistory', h.customer ? { by: 'customer', hash: h.customer, since: isoBefore(now, 30 * DAY) } : null],
-      ['cardLastMinute', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, MINUTE) } : null],
-      ['cardLast10Minutes', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, 10 * MINUTE) } : null],
-      ['cardEmailsLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY), distinct: 'email' } : null],
-      ['cardIpsLastDay', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, DAY), distinct: 'ip' } : null],
-      ['cardCustomersLastHour', h.card ? { by: 'card', hash: h.card, since: isoBefore(now, HOUR), distinct: 'customer' } : null],
-      ['deviceLast10Minutes', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, 10 * MINUTE) } : null],
+      ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: h1 } : null],
+      ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: d1 } : null],
+      ['customerLastHour', h.customer ? { by: 'customer', hash: h.customer, since: h1 } : null],
+      ['customerLastDay', h.customer ? { by: 'customer', hash: h.customer, since: d1 } : null],
+      ['cardLastDay', h.card ? { by: 'card', hash: h.card, since: d1 } : null],
+      ['deviceLastDay', h.device ? { by: 'device', hash: h.device, since: d1 } : null],
+      ['customerLocations30d', h.customer ? { by: 'customer', hash: h.customer, since: d30, distinct: 'location' } : null],
+      ['cardCustomers30d', h.card ? { by: 'card', hash: h.card, since: d30, distinct: 'customer' } : null],
+      ['customerCardsLastDay', h.customer ? { by: 'customer', hash: h.customer, since: d1, distinct: 'card' } : null],
+      ['customerCards7d', h.customer ? { by: 'customer', hash: h.customer, since: d7, distinct: 'card' } : null],
+      ['customerCardsLastHour', h.customer ? { by: 'customer', hash: h.customer, since: h1, distinct: 'card' } : null],
+      ['customerHistory', h.customer ? { by: 'customer', hash: h.customer, since: d30 } : null],
+      ['cardLastMinute', h.card ? { by: 'card', hash: h.card, since: m1 } : null],
+      ['cardLast10Minutes', h.card ? { by: 'card', hash: h.card, since: m10 } : null],
+      ['cardEmailsLastDay', h.card ? { by: 'card', hash: h.card, since: d1, distinct: 'email' } : null],
+      ['cardIpsLastDay', h.card ? { by: 'card', hash: h.card, since: d1, distinct: 'ip' } : null],
+      ['cardCustomersLastHour', h.card ? { by: 'card', hash: h.card, since: h1, distinct: 'customer' } : null],
+      ['deviceLast10Minutes', h.device ? { by: 'device', hash: h.device, since: m10 } : null],
       // A popular BIN has thousands of scorings in ten minutes at a busy shop: its window is read only for the
       // small amounts of card testing (PF10027), so ordinary payments never pay for it.
-      ['binCardsLast10Minutes', ids.cardBin !== null && small ? { by: 'bin', hash: ids.cardBin, since: isoBefore(now, 10 * MINUTE), distinct: 'card' } : null],
-      ['deviceCustomers30d', h.device ? { by: 'device', hash: h.device, since: isoBefore(now, 30 * DAY), distinct: 'customer' } : null],
-      ['ipCustomersLastDay', h.ip ? { by: 'ip', hash: h.ip, since: isoBefore(now, DAY), distinct: 'customer' } : null],
+      ['binCardsLast10Minutes', ids.cardBin !== null && small ? { by: 'bin', hash: ids.cardBin, since: m10, distinct: 'card' } : null],
+      ['deviceCustomers30d', h.device ? { by: 'device', hash: h.device, since: d30, distinct: 'customer' } : null],
+      ['ipCustomersLastDay', h.ip ? { by: 'ip', hash: h.ip, since: d1, distinct: 'customer' } : null],
     ];
     const asked = wanted.filter((w): w is [keyof VelocitySignal, VelocityQuery] => w[1] !== null);
     if (asked.length === 0) return {};
