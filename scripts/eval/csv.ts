@@ -2,40 +2,13 @@
  * A small RFC 4180 CSV reader and writer for the evaluation scripts (the project ships csv-stringify
  * but no parser, and the files here are a few MB: reading them whole is fine).
  */
+import { parseCsv as parseRfc4180 } from '../../src/intel/text/train.ts';
+
 
 /** Rows of fields; quoted fields may hold commas, doubled quotes and line breaks. CRLF or LF. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a spreadsheet's byte-order mark
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  // A blank line is a row of one empty field: not a record.
+  // The text trainer's RFC 4180 reader; a spreadsheet's byte-order mark and blank lines are not records here.
+  const rows = parseRfc4180(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   return rows.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
