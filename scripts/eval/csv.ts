@@ -4,7 +4,6 @@
  */
 import { parseCsv as parseRfc4180 } from '../../src/intel/text/train.ts';
 
-
 /** Rows of fields; quoted fields may hold commas, doubled quotes and line breaks. CRLF or LF. */
 export function parseCsv(text: string): string[][] {
   // The text trainer's RFC 4180 reader; a spreadsheet's byte-order mark and blank lines are not records here.
