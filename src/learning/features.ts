@@ -45,7 +45,8 @@
  * | `coupon:1` | a coupon was used |
  * | `cart_size:<1\|2-4\|5+>` | number of cart items |
  */
-import { amountZ } from '../intel/payment/rules.ts';
+import { DIGITAL_FEATURE } from '../intel/payment/prior.ts';
+import { amountZ, LIMITS } from '../intel/payment/rules.ts';
 import type { AmountHistory, PaymentInput, VelocitySignal } from '../intel/payment/types.ts';
 import { BIAS_FEATURE } from './ftrl.ts';
 
@@ -84,8 +85,6 @@ const CURRENCY = /^[A-Z]{3}$/;
 const RULE_ID = /^[A-Z]{1,8}\d{1,8}$/;
 const GRADE = /^[a-z0-9]{1,12}$/;
 const LINE_TYPE = /^[a-z_]{1,24}$/;
-/** Amount statistics need this many amounts before amount_z is emitted (as PF10016). */
-const MIN_ACCOUNT_AMOUNTS = 20;
 const PAYMENT_TYPE = /^[a-z0-9_-]{1,16}$/;
 const HEX = /^[0-9a-f]+$/i;
 const DAY_S = 86_400;
@@ -179,7 +178,7 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
     const ptype = input.paymentType.trim().toLowerCase();
     out.add(`ptype:${PAYMENT_TYPE.test(ptype) ? ptype : 'other'}`);
   }
-  if (input.isDigitalProducts) out.add('digital:1');
+  if (input.isDigitalProducts) out.add(DIGITAL_FEATURE);
 
   out.add(input.amount !== undefined && Number.isFinite(input.amount) ? `amount_bucket:${amountBucket(input.amount)}` : 'amount_bucket:none');
   if (present(input.currency)) {
@@ -230,7 +229,7 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
   }
   let high = false;
   const acc = facts.accountAmounts;
-  if (acc && acc.count >= MIN_ACCOUNT_AMOUNTS && input.amount !== undefined && Number.isFinite(input.amount)) {
+  if (acc && acc.count >= LIMITS.accountMinSamples && input.amount !== undefined && Number.isFinite(input.amount)) {
     const z = amountZ(input.amount, acc);
     out.add(`amount_z:${zBucket(z)}`);
     high = z >= 2;

@@ -17,12 +17,14 @@
  *   σ = (√(n + g²) − √n) / alpha;  z ← z + g − σ·w;  n ← n + g²
  *
  * The prior. An untrained account must not score every payment as 50 % fraud, so the sum starts from a
- * fixed prior logit: with an empty state (every z = n = 0, so every w = 0) the model predicts exactly
- * sigmoid(prior.logit). FTRL_PRIOR puts that at FTRL_BASE_RATE = 2 %, a common card-not-present fraud
- * rate. The learnable intercept is the ordinary feature `bias` (always emitted by features.ts): it starts
+ * prior logit given per example: with an empty state (every z = n = 0, so every w = 0) the model predicts
+ * exactly sigmoid(prior.logit). The payment model passes the rules' priors of the transaction
+ * (priorLogit in src/intel/payment/prior.ts, via ModelService); FTRL_PRIOR (FTRL_BASE_RATE = 2 %) is only
+ * the default of a caller that gives none. The learnable intercept is the ordinary feature `bias` (always emitted by features.ts): it starts
  * at weight 0 on top of the prior and moves the account's base rate as outcomes arrive. Because the prior
  * is a constant offset, not a stored weight, changing it never needs a migration of stored coordinates.
  */
+import { MAX_LOGIT, sigmoid } from '../intel/payment/prior.ts';
 import type { ModelWeight } from '../store/learning-ports.ts';
 
 export interface FtrlParams {
@@ -60,8 +62,8 @@ export const FTRL_BASE_RATE = 0.02;
 /** logit(0.02) = ln(0.02 / 0.98) ≈ −3.892. */
 export const FTRL_PRIOR: Readonly<FtrlPrior> = Object.freeze({ logit: Math.log(FTRL_BASE_RATE / (1 - FTRL_BASE_RATE)) });
 
-/** The logit is clamped to ±35 before the sigmoid (p stays strictly inside (0, 1) in float64). */
-export const MAX_LOGIT = 35;
+/** The logit is clamped to ±MAX_LOGIT before the sigmoid; both are the payment score's own (prior.ts). */
+export { MAX_LOGIT, sigmoid };
 
 /** The learnable intercept, present in every example (see features.ts). */
 export const BIAS_FEATURE = 'bias';
@@ -75,11 +77,6 @@ export interface FtrlCoordinate {
 export type FtrlState = ReadonlyMap<string, FtrlCoordinate>;
 
 const ZERO: FtrlCoordinate = Object.freeze({ z: 0, n: 0 });
-
-export function sigmoid(logit: number): number {
-  const x = Math.max(-MAX_LOGIT, Math.min(MAX_LOGIT, logit));
-  return 1 / (1 + Math.exp(-x));
-}
 
 /** The weight of one coordinate (0 inside the L1 band). */
 export function weightOf(w: FtrlCoordinate, params: FtrlParams = FTRL_DEFAULTS): number {

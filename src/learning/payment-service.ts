@@ -3,9 +3,9 @@ import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
 import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
-import { combine, ruleFeatures, runRules } from '../intel/payment/score.ts';
-import { countryRiskLists } from '../intel/payment/countries.ts';
+import { ruleKey } from '../intel/payment/prior.ts';
 import { LIMITS } from '../intel/payment/rules.ts';
+import { combine, NO_LEARNING, ruleContext, runRules } from '../intel/payment/score.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
 import { engineSignals, paymentDatasets, reshipperSignal, type PaymentEngines } from './engine-signals.ts';
 import { identitiesEvidence } from './evidence.ts';
@@ -20,9 +20,6 @@ import type { VelocitySource } from './velocity.ts';
 /** Version of the rule set and weights (docs/payment.md); stored with every scoring. */
 export const PAYMENT_RULE_SET = 'payment-rules/2';
 
-const COUNTRY_LISTS = countryRiskLists();
-const SMALL_AMOUNT = LIMITS.smallAmount;
-const NO_LEARNING: ReadonlyMap<string, number> = new Map();
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -234,11 +231,11 @@ export class PaymentService {
     };
     // The rules fire first; the model's features include them (with their grades), and the account's
     // learned weights of those features join the rules' priors in one logit (score.ts).
-    const hits = runRules(input, signals, { countries: COUNTRY_LISTS, digital: input.isDigitalProducts });
+    const hits = runRules(input, signals, ruleContext(input));
     const features = paymentFeatures(
       input,
       {
-        ruleIds: ruleFeatures(hits).map((f) => f.slice(5)),
+        ruleIds: hits.map((h) => ruleKey(h.id, h.grade)),
         ipCountry: engines.ip?.country ?? null,
         binCountry: engines.bin?.country ?? null,
         emailDomainHash: ids.hashes.emailDomain,
@@ -303,7 +300,7 @@ export class PaymentService {
     const h = ids.hashes;
     // Each window's start once (an ISO string per window, not per question).
     const [m1, m10, h1, d1, d7, d30] = [MINUTE, 10 * MINUTE, HOUR, DAY, 7 * DAY, 30 * DAY].map((ms) => isoBefore(now, ms)) as [string, string, string, string, string, string];
-    const small = amount !== undefined && amount < SMALL_AMOUNT;
+    const small = amount !== undefined && amount < LIMITS.smallAmount;
     const wanted: Array<[keyof VelocitySignal, VelocityQuery | null]> = [
       ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: h1 } : null],
       ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: d1 } : null],

@@ -1,5 +1,5 @@
 import { parsePaymentData } from '../../intel/payment/parse.ts';
-import { scorePayment } from '../../intel/payment/score.ts';
+import { NO_LEARNING, scorePayment } from '../../intel/payment/score.ts';
 import type { PaymentContribution, PaymentInput, PaymentSignals } from '../../intel/payment/types.ts';
 import { engineSignals } from '../../learning/engine-signals.ts';
 import type { Learning } from '../../learning/index.ts';
@@ -54,7 +54,7 @@ function testSignals(learning: Learning, input: PaymentInput, now: Date): Paymen
     velocity: {},
     lists: { ip: false, email: false, phone: false, card: false, customer: false, confirmedFraud: false },
     labels: { customer: 0, shared: 0, customerFraud30d: 0 },
-    model: { learned: new Map() },
+    model: { learned: NO_LEARNING },
     amounts: { customer: null, account: null },
     reshipper: learning.payments.reshipper(input.shipping),
   };

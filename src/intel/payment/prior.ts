@@ -16,6 +16,15 @@
  * together are more certain than either, yet the score never reaches 100.
  */
 
+/** The logit is clamped to ±MAX_LOGIT: a probability stays strictly inside (0, 1) in float64. */
+export const MAX_LOGIT = 35;
+
+/** 1 / (1 + e^−logit), the logit clamped to ±MAX_LOGIT (the score and the account's model share it). */
+export function sigmoid(logit: number): number {
+  const x = Math.max(-MAX_LOGIT, Math.min(MAX_LOGIT, logit));
+  return 1 / (1 + Math.exp(-x));
+}
+
 /** The base rate an account without labels starts from: logit(0.018) ≈ −4.0 (a card-not-present fraud rate). */
 export const BASE_LOGIT = -4;
 
@@ -111,9 +120,14 @@ export const PRIOR_LOG_ODDS: Readonly<Record<string, number>> = {
 export const DIGITAL_FACTOR = 1.5;
 export const DIGITAL_BOOSTED: ReadonlySet<string> = new Set(['PF10003', 'PF10013', 'PF10014', 'PF10017', 'PF10029']);
 
+/** The key of a fired rule in PRIOR_LOG_ODDS: `<id>` or `<id>:<grade>`. */
+export function ruleKey(id: string, grade: string | undefined): string {
+  return grade === undefined ? id : `${id}:${grade}`;
+}
+
 /** The model feature of a fired rule: `rule:<id>` or `rule:<id>:<grade>`. */
 export function ruleFeature(id: string, grade: string | undefined): string {
-  return grade === undefined ? `rule:${id}` : `rule:${id}:${grade}`;
+  return `rule:${ruleKey(id, grade)}`;
 }
 
 /** The prior log-odds of a model feature: a rule's documented weight, 0 for every other feature. */

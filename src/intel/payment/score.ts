@@ -11,7 +11,7 @@
  * logit) and its points (they add up exactly to the score, to the cent; see `pointsOf`).
  */
 import { countryRiskLists, type CountryRiskLists } from './countries.ts';
-import { BASE_LOGIT, featurePrior, ruleFeature } from './prior.ts';
+import { BASE_LOGIT, featurePrior, MAX_LOGIT, ruleFeature, sigmoid } from './prior.ts';
 import { modelFlagHit, PAYMENT_RULES, type RuleContext } from './rules.ts';
 import type { PaymentContribution, PaymentInput, PaymentScore, PaymentSignals, RuleHit } from './types.ts';
 
@@ -19,8 +19,6 @@ import type { PaymentContribution, PaymentInput, PaymentScore, PaymentSignals, R
 export const MAX_SCORE = 100;
 /** `rulesChecked`: every rule is evaluated on every payment (32 PF rules + SVC2001 + SVC2002). */
 export const RULES_CHECKED = PAYMENT_RULES.length;
-/** The logit is clamped to ±MAX_LOGIT: the score stays strictly between 0 and 100 before rounding. */
-const MAX_LOGIT = 35;
 /** How many learned features the model's contribution names in its detail. */
 const DETAIL_FEATURES = 4;
 
@@ -30,7 +28,15 @@ export interface ScoreOptions {
 }
 
 const DEFAULT_COUNTRIES = countryRiskLists();
-const NO_LEARNING: ReadonlyMap<string, number> = new Map();
+/** What an account whose model learned nothing (and test mode) contributes. */
+export const NO_LEARNING: ReadonlyMap<string, number> = new Map();
+
+export { sigmoid };
+
+/** The rules' context of a payment: the country lists (the defaults of countries.ts unless given) and digital goods. */
+export function ruleContext(input: PaymentInput, ctx?: ScoreOptions): RuleContext {
+  return { countries: ctx?.countries ?? DEFAULT_COUNTRIES, digital: input.isDigitalProducts };
+}
 
 /** Runs every rule; the hits in id order (PF10015, which reads the score, is decided by `combine`). */
 export function runRules(input: PaymentInput, signals: PaymentSignals, ctx: RuleContext): RuleHit[] {
@@ -40,11 +46,6 @@ export function runRules(input: PaymentInput, signals: PaymentSignals, ctx: Rule
     if (h !== null) hits.push(h);
   }
   return hits;
-}
-
-export function sigmoid(logit: number): number {
-  const x = Math.max(-MAX_LOGIT, Math.min(MAX_LOGIT, logit));
-  return 1 / (1 + Math.exp(-x));
 }
 
 /**
@@ -143,13 +144,7 @@ function ruleOrder(id: string): number {
   return ORDER.get(id) ?? ORDER.size;
 }
 
-/** The model features of the fired rules (what prior.ts and the account's model know them by). */
-export function ruleFeatures(hits: readonly RuleHit[]): string[] {
-  return hits.map((h) => ruleFeature(h.id, h.grade));
-}
-
 /** Scores one payment with the rules and `signals.model.learned` (see the file comment). Pure: `signals.now` is the only clock. */
 export function scorePayment(input: PaymentInput, signals: PaymentSignals, ctx?: ScoreOptions): PaymentScore {
-  const ruleCtx: RuleContext = { countries: ctx?.countries ?? DEFAULT_COUNTRIES, digital: input.isDigitalProducts };
-  return combine(runRules(input, signals, ruleCtx), signals.model.learned ?? NO_LEARNING, input.isDigitalProducts);
+  return combine(runRules(input, signals, ruleContext(input, ctx)), signals.model.learned ?? NO_LEARNING, input.isDigitalProducts);
 }
