@@ -213,6 +213,42 @@ describe('identity label: the spec\'s state table', () => {
   });
 });
 
+describe('the confirmed_fraud list in the IP, email and phone answers (issue 25 item 7)', () => {
+  // Spec: `blacklisted` is "true when a custom rule or one of the account's blacklists matched"; with
+  // autoBlacklistConfirmedFraud on, a fraud label puts the identity on the account's confirmed_fraud list.
+  const get = (path: string, query: Record<string, string>, key: string) => apiCall<Record<string, unknown>>(t, 'GET', path, key, undefined, query);
+  const cases: Array<{ type: string; value: string; path: string; query: Record<string, string>; read: (d: Record<string, unknown>) => unknown }> = [
+    { type: 'ip', value: '198.51.100.77', path: '/lookup/ip', query: { ip: '198.51.100.77', params: 'security' }, read: (d: Record<string, unknown>) => (d.security as Record<string, unknown>).blacklisted },
+    { type: 'ip', value: '2001:db8::77', path: '/lookup/ip/threats', query: { ip: '2001:0DB8:0:0::77' }, read: (d: Record<string, unknown>) => (d.threats as Record<string, unknown>).blacklisted },
+    { type: 'email', value: 'Conf.Fraud@example.com', path: '/scoring/email', query: { email: 'conf.fraud@example.com' }, read: (d: Record<string, unknown>) => d.blacklisted },
+    { type: 'phone', value: '+44 7700 900123', path: '/scoring/phone', query: { phone: '07700900123', countryCode: 'GB' }, read: (d: Record<string, unknown>) => d.blacklisted },
+  ];
+  for (const c of cases) {
+    it(`${c.path}: blacklisted after a fraud label on ${c.type} with the setting on, not with it off`, async () => {
+      const before = await get(c.path, c.query, AKEY);
+      assert.equal(before.status, 'success', before.raw);
+      assert.equal(c.read(before.data), false);
+      for (const key of [AKEY, KEY]) assert.equal((await label({ type: c.type, value: c.value, label: 'fraud' }, key)).status, 'success');
+      const on = await get(c.path, { ...c.query, explain: 'yes' }, AKEY);
+      assert.equal(on.status, 'success', on.raw);
+      assert.equal(c.read(on.data), true, on.raw);
+      // The explanation names the list, never the value itself.
+      assert.match(on.raw, /"type":"confirmed_fraud"/);
+      const off = await get(c.path, c.query, KEY);
+      assert.equal(c.read(off.data), false, off.raw);
+    });
+  }
+
+  it('deleting the user takes the address off the list, and blacklisted is false again', async () => {
+    const q = { email: 'gone.fraud@example.com' };
+    await label({ type: 'email', value: 'gone.fraud@example.com', label: 'fraud' }, AKEY);
+    assert.equal((await get('/scoring/email', q, AKEY)).data.blacklisted, true);
+    const del = await apiCall<Record<string, number>>(t, 'DELETE', '/account/users/delete', AKEY, { value: 'gone.fraud@example.com' });
+    assert.equal(del.status, 'success', del.raw);
+    assert.equal((await get('/scoring/email', q, AKEY)).data.blacklisted, false);
+  });
+});
+
 describe('user deletion and the confirmed_fraud list', () => {
   it('deleting a user removes the confirmed_fraud entries of their identities and of their transactions', async () => {
     await score({ transaction_id: 'cf-del-1', customer_email: 'cf.del@example.com', customer_device_id: 'cf-del-device' }, AKEY);

@@ -1,6 +1,7 @@
 import type { Learning } from '../../learning/index.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
 import type { LabelType } from '../../store/learning-ports.ts';
+import type { ListProbe } from '../../policy/types.ts';
 import { ApiError } from '../errors.ts';
 
 /**
@@ -27,6 +28,29 @@ export function deferredHashes(labels: LabelLookups | undefined, type: LabelType
     const hash = labels?.hashOf(type, value) ?? null;
     return hash === null ? [] : [hash];
   };
+}
+
+/**
+ * The probe of one value against the account's automatic `confirmed_fraud` list (spec "Identity
+ * label": with autoBlacklistConfirmedFraud on, a fraud label puts `<type>:<keyed hash>` there), so
+ * the answer's `blacklisted` says true for it as for any other list of the account. The hash is
+ * worked out only when read, and the list index reads it only when the account's list has entries:
+ * accounts without that list pay nothing. [] without the learning services.
+ */
+export function confirmedFraudProbe(labels: LabelLookups | undefined, type: LabelType, value: string): ListProbe[] {
+  if (!labels) return [];
+  let key: string | undefined;
+  return [{
+    type: 'confirmed_fraud',
+    get value(): string {
+      if (key === undefined) {
+        const hash = labels.hashOf(type, value);
+        // An empty probe matches nothing (probeKeys).
+        key = hash === null ? '' : `${type}:${hash}`;
+      }
+      return key;
+    },
+  }];
 }
 
 /**

@@ -6,7 +6,7 @@ import { lookupIp, type IpLookup, type IpLookupOptions, type SecurityBlock } fro
 import { ipRisk, SUSPICIOUS_IP_RISK, type IpRisk } from '../../intel/ip/risk.ts';
 import { FRAUD_LABEL_IP_RISK } from '../../learning/engine-signals.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
-import { deferredHashes, identityOf } from './learning-seam.ts';
+import { confirmedFraudProbe, deferredHashes, identityOf } from './learning-seam.ts';
 import { GEOIP_MODULES, IP_MODULES, noContacts, type IpSources } from '../../intel/ip/types.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
@@ -131,7 +131,7 @@ function ipSubject(
   return {
     input,
     result: view,
-    lists: [{ type: 'ip', value: String(result.ip) }],
+    lists: [{ type: 'ip', value: String(result.ip) }, ...confirmedFraudProbe(engine.labels, 'ip', String(result.ip))],
     apply(verdict) {
       found.security.blacklisted = verdict.blacklisted;
       const shown = result[block] as Record<string, unknown> | undefined;

@@ -12,7 +12,7 @@ import { writeVerdict } from '../../policy/verdict.ts';
 import type { RequestContext } from '../context.ts';
 import type { EndpointDef } from '../endpoint.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
-import { deferredHashes, identityOf } from './learning-seam.ts';
+import { confirmedFraudProbe, deferredHashes, identityOf } from './learning-seam.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
 
@@ -98,6 +98,7 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
       const lists: ListProbe[] = [{ type: 'email', value: address }];
       if (normalized !== address.toLowerCase()) lists.push({ type: 'email', value: normalized });
       if (typeof domain === 'string') lists.push({ type: 'email_domain', value: domain });
+      lists.push(...confirmedFraudProbe(labels, 'email', email));
       return [{
         input,
         result,

@@ -5,7 +5,7 @@ import { fakeDisposableFacts } from '../../intel/phone/fake.ts';
 import { checkCountry, parsePhone, type ParsedPhone } from '../../intel/phone/parse.ts';
 import type { PhoneResult } from '../../intel/phone/types.ts';
 import type { LabelLookups } from '../../learning/label-lookups.ts';
-import { deferredHashes, identityOf } from './learning-seam.ts';
+import { confirmedFraudProbe, deferredHashes, identityOf } from './learning-seam.ts';
 import { maskPhone } from '../../policy/events/mask.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import { writeVerdict } from '../../policy/verdict.ts';
@@ -59,7 +59,7 @@ export function phoneEndpoint(data: PhoneData, labels?: LabelLookups): EndpointD
       return [{
         input,
         result,
-        lists: [{ type: 'phone', value: digits }],
+        lists: [{ type: 'phone', value: digits }, ...confirmedFraudProbe(labels, 'phone', digits)],
         apply(verdict) {
           writeVerdict(result, verdict, { listed: result, validity: { field: 'isValid', reasonField: 'reason' } });
         },
