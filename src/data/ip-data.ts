@@ -4,6 +4,7 @@ import { loadCrawlerRanges } from '../intel/ip/crawlers.ts';
 import type { AsnDirectory, IpSources } from '../intel/ip/types.ts';
 import { AsnRegistry, NO_CONTACTS } from '../net/rdap-asn.ts';
 import { loadGeoIpData, type GeoIpData } from './geoip-data.ts';
+import { IP_INFRASTRUCTURE_DATASETS } from './ip-infrastructure.ts';
 import { loadIpThreatData, type IpThreatData } from './ip-threat-data.ts';
 import { buildAsnPrefixIndex, type AsnPrefixIndex } from './mmdb-networks.ts';
 import { loadPostalData, type PostalData } from './postal-data.ts';
@@ -69,7 +70,7 @@ export function loadIpData(config?: IpDataConfig, opts: { reloadMs?: number } = 
     crawlerVersion: crawlers.info.version,
     zipFor: (cc, city, lat, lon) => postal.zipFor(cc, city, lat, lon),
     get datasets() {
-      return [...geo.datasets, ...threats.datasets, postal.info, crawlers.info];
+      return [...geo.datasets, ...threats.datasets, ...IP_INFRASTRUCTURE_DATASETS, postal.info, crawlers.info];
     },
   };
   const asns: AsnDirectory = {

@@ -138,6 +138,48 @@ describe('loadIpThreatData with the shared datasets imported', () => {
     assert.ok(v.sources.some((s) => s.dataset === ASN_BGPTOOLS && s.detail === `AS${vpsh} (tag vpsh)`));
   });
 
+  // Issue 25: precedence and the curated lists of src/data/ip-infrastructure.ts (sources named there).
+  it('Tor before VPN: an exit that a VPN list also holds is proxyType TOR, both sources kept', () => {
+    const exits = lines('tor-exit-nodes/tor-exit-nodes.txt');
+    const both = exits.filter((e) => data.match(e, null).sources.some((s) => s.flag === 'vpn'));
+    assert.ok(both.length > 0);
+    for (const e of both) {
+      const m = data.match(e, null);
+      assert.equal(m.proxyType, 'TOR', e);
+      assert.equal(m.isProxy, true, e);
+    }
+  });
+
+  const table: Array<{ name: string; ip: string; asn: number; proxyType: string | null; hosting: boolean; dataset: string | null; type: string }> = [
+    { name: 'Mullvad (31173 Services AB) by AS', ip: '192.0.2.1', asn: 39351, proxyType: 'VPN', hosting: true, dataset: 'vpn-operator-asns', type: 'hosting' },
+    { name: 'Mullvad VPN AB by AS', ip: '192.0.2.1', asn: 216025, proxyType: 'VPN', hosting: false, dataset: 'vpn-operator-asns', type: 'hosting' },
+    { name: 'NordVPN (PacketHub, AU) by AS', ip: '192.0.2.1', asn: 147049, proxyType: 'VPN', hosting: true, dataset: 'vpn-operator-asns', type: 'hosting' },
+    { name: 'Cisco OpenDNS AS36692', ip: '192.0.2.1', asn: 36692, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'hosting' },
+    { name: 'Quad9 AS19281', ip: '192.0.2.1', asn: 19281, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'hosting' },
+    { name: 'Cloudflare 1.1.1.1 by range', ip: '1.1.1.1', asn: 64496, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'isp' },
+    { name: 'OpenDNS 208.67.220.220 by range', ip: '208.67.220.220', asn: 64496, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'isp' },
+    { name: 'Quad9 IPv6 2620:fe::9 by range', ip: '2620:fe::9', asn: 64496, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'isp' },
+    { name: 'a carrier next to Lumen resolvers (4.2.2.7) is not a resolver', ip: '4.2.2.7', asn: 64496, proxyType: null, hosting: false, dataset: null, type: 'isp' },
+  ];
+  for (const c of table) {
+    it(`curated lists: ${c.name}`, () => {
+      const m = data.match(c.ip, c.asn);
+      assert.equal(m.proxyType, c.proxyType);
+      assert.equal(m.isHosting, c.hosting);
+      if (c.dataset !== null) assert.ok(m.sources.some((s) => s.dataset === c.dataset && s.version === '2026-11-27' && typeof s.detail === 'string'), JSON.stringify(m.sources));
+      else assert.deepEqual(m.sources, []);
+      // 64496 is a documentation ASN (RFC 5398): its type falls to the name keywords.
+      assert.equal(data.asnType(c.asn, c.asn === 64496 ? 'Example Telecom' : null), c.type);
+    });
+  }
+
+  it('an iCloud Private Relay egress in a CDN AS is a relay, not made hosting by the anycast list', () => {
+    const relay = first(lines('icloud-private-relay/ipv4-ranges.txt')[0] ?? '');
+    const m = data.match(relay, 13335);
+    assert.equal(m.isRelay, true);
+    assert.ok(!m.sources.some((s) => s.dataset === 'anycast-infrastructure'));
+  });
+
   it('an ordinary address matches nothing', () => {
     const m = data.match('192.0.2.1', null);
     assert.deepEqual(m, { isTor: false, isProxy: false, proxyType: null, isHosting: false, isRelay: false, sources: [] });
@@ -249,9 +291,10 @@ describe('reload and refusal', () => {
     d.close();
   });
 
-  it('without a DATA_DIR every answer is empty and every version none', () => {
+  it('without a DATA_DIR every imported answer is empty and every version none; the shipped curated lists still answer', () => {
     const d = loadIpThreatData({ dataDir: null });
-    assert.equal(d.match('192.0.2.1', 13335).sources.length, 0);
+    assert.equal(d.match('192.0.2.1', 16509).sources.length, 0);
+    assert.deepEqual(d.match('192.0.2.1', 13335).sources.map((s) => s.dataset), ['anycast-infrastructure']);
     assert.equal(d.asn(13335), null);
     assert.equal(d.asnType(13335, 'Cloudflare Hosting'), 'hosting');
     assert.ok(d.datasets.every((x) => x.version === 'none'));

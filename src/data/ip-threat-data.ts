@@ -5,6 +5,9 @@ import { ImportedDataset, watchDatasets } from './import/imported.ts';
 import { CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, TOR_EXIT_NODES, VPN_DATACENTER_X4BNET } from './import/ip-lists.ts';
 import { AsnTable } from './asn-table.ts';
 import { IpLabelIndex } from './ip-label-index.ts';
+import {
+  ANYCAST_INFRASTRUCTURE_ASNS, ANYCAST_INFRASTRUCTURE_DATASET, ANYCAST_RESOLVERS, IP_INFRASTRUCTURE_VERSION, VPN_OPERATOR_ASNS, VPN_OPERATOR_ASNS_DATASET,
+} from './ip-infrastructure.ts';
 
 /**
  * IP threat lists and ASN metadata for the IP-intelligence endpoints, read from the imported
@@ -20,10 +23,12 @@ import { IpLabelIndex } from './ip-label-index.ts';
  *   servers. A relay-only hit is still reported as a source `{flag: 'tor', detail: 'relay'}` so an
  *   explanation can mention it, with isTor false: a source's flag says which signal the list is
  *   about, and `detail: 'relay'` is the one source whose flag is not set in the match.
- * - isProxy / proxyType: 'VPN' for X4BNet VPN ranges and X4BNet's VPN-operator ASNs; 'TOR' for a
- *   Tor exit, which is an anonymising proxy too (isProxy true, so a caller checking isProxy alone
- *   does not miss Tor). VPN wins over TOR when both hit: the VPN range says more about who
- *   operates the address.
+ * - isProxy / proxyType: 'TOR' for a Tor exit, which is an anonymising proxy too (isProxy true, so
+ *   a caller checking isProxy alone does not miss Tor); else 'VPN' for X4BNet VPN ranges, X4BNet's
+ *   VPN-operator ASNs and Vigil's VPN-operator ASNs (ip-infrastructure.ts). Tor wins over VPN when
+ *   both hit (issue 25: 267 of 1,372 exits sat in an X4BNet VPN range, whose hosters also rent to
+ *   Tor operators): the exit list is a daily, exact list of this address carrying Tor traffic, a
+ *   VPN range only says who rents the block. The VPN source stays in the explanation.
  *   bgp.tools' `vpn` ASN tag is NOT a VPN signal by default (option `bgpVpnTag`): it marks networks
  *   where some VPN service has exits, and its 766 ASNs include Google (8.8.8.8), Cloudflare
  *   (1.1.1.1), Amazon, OVH, Hetzner, Equinix, and access ISPs such as Bell Canada, Korea Telecom,
@@ -34,7 +39,9 @@ import { IpLabelIndex } from './ip-label-index.ts';
  *   relay address the VPN signals are the same fact counted twice and are dropped; isHosting
  *   stays, since the egress nodes do sit in Cloudflare, Akamai and Fastly datacenters.
  * - isHosting: X4BNet datacenter ranges, jhassine cloud ranges (detail: vendor), ipcat (detail:
- *   provider; 2019 data, a secondary signal), X4BNet's hosting ASNs and bgp.tools' `vpsh` tag.
+ *   provider; 2019 data, a secondary signal), X4BNet's hosting ASNs, bgp.tools' `vpsh` tag, and
+ *   Vigil's anycast list (public DNS resolver prefixes, CDN and anycast ASNs; ip-infrastructure.ts),
+ *   which is not applied to a Private Relay egress (already a relay; its users are ordinary people).
  * - isRelay: iCloud Private Relay egress ranges.
  *
  * Every flag that is true has at least one source naming the dataset and its version.
@@ -274,7 +281,8 @@ export interface AsnFacts {
  *
  * 1. bgp.tools tags `uni` -> education, `gov` -> government (checked first: a university network
  *    that also hosts a VPN exit is still a university).
- * 2. X4BNet's hand-curated hosting / VPN-operator ASN lists -> hosting.
+ * 2. X4BNet's hand-curated hosting / VPN-operator ASN lists, and Vigil's anycast-infrastructure and
+ *    VPN-operator ASNs (ip-infrastructure.ts: Cloudflare, Quad9, OpenDNS, Fastly, Akamai, Mullvad...) -> hosting.
  * 3. Access tags `dsl`, `mobile`, `perso`, `satnet` -> isp (they beat the automated `vpsh`/`vpn`
  *    tags, see ACCESS_TAGS).
  * 4. Tags `vpsh` or `cdn` -> hosting; `corp` -> business; `biznet` (business ISP) -> isp. The
@@ -356,6 +364,11 @@ export function loadIpThreatData(opts: IpThreatDataOptions): IpThreatData {
           vpn = true;
           sources.push(source('vpn', x4b, `AS${asn} (vpn-asn)`));
         }
+        const operator = asn === null || x.vpnAsn.has(asn) ? undefined : VPN_OPERATOR_ASNS.get(asn);
+        if (operator !== undefined) {
+          vpn = true;
+          sources.push({ flag: 'vpn', dataset: VPN_OPERATOR_ASNS_DATASET, version: IP_INFRASTRUCTURE_VERSION, detail: `AS${asn} (${operator})` });
+        }
         if (useBgpVpnTag && asn !== null && bgpVpn(bgpTags, bgpTable.bgpClass(bgpRow))) {
           vpn = true;
           sources.push(source('vpn', bgp, `AS${asn} (tag vpn)`));
@@ -386,9 +399,19 @@ export function loadIpThreatData(opts: IpThreatDataOptions): IpThreatData {
         sources.push(source('hosting', bgp, `AS${asn} (tag vpsh)`));
       }
 
+      if (!isRelay) {
+        const resolver = ANYCAST_RESOLVERS.get(ip);
+        const infra = asn === null ? undefined : ANYCAST_INFRASTRUCTURE_ASNS.get(asn);
+        if (resolver !== null || infra !== undefined) {
+          hosting = true;
+          sources.push({ flag: 'hosting', dataset: ANYCAST_INFRASTRUCTURE_DATASET, version: IP_INFRASTRUCTURE_VERSION, detail: resolver ?? `AS${asn} (${infra})` });
+        }
+      }
+
       if (isRelay) sources.push(source('relay', icloud, 'iCloud Private Relay'));
 
-      return { isTor, isProxy: vpn || isTor, proxyType: vpn ? 'VPN' : isTor ? 'TOR' : null, isHosting: hosting, isRelay, sources };
+      // Tor first (see the file comment).
+      return { isTor, isProxy: vpn || isTor, proxyType: isTor ? 'TOR' : vpn ? 'VPN' : null, isHosting: hosting, isRelay, sources };
     },
 
     asn(n: number): AsnMeta | null {
@@ -404,7 +427,8 @@ export function loadIpThreatData(opts: IpThreatDataOptions): IpThreatData {
       const x = x4b.value;
       const tags = table.tags(row);
       const bgpClass = table.bgpClass(row);
-      const byEvidence = classifyByEvidence({ tags, bgpClass, curatedHosting: x.datacenterAsn.has(n) || x.vpnAsn.has(n) });
+      const curatedHosting = x.datacenterAsn.has(n) || x.vpnAsn.has(n) || ANYCAST_INFRASTRUCTURE_ASNS.has(n) || VPN_OPERATOR_ASNS.has(n);
+      const byEvidence = classifyByEvidence({ tags, bgpClass, curatedHosting });
       if (byEvidence !== null) return byEvidence;
       // Only now the name: the caller's (GeoLite2), else asn2org's, else bgp.tools'.
       if (orgName !== null && orgName.trim() !== '') return asnTypeFromName(orgName);

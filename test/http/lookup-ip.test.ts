@@ -154,12 +154,12 @@ describe('GET /lookup/ip: known answers from the real databases', () => {
     const bare = await ok('/lookup/ip', { ip: '8.8.8.8' });
     for (const m of ['location', 'currency', 'timezone', 'security', 'device']) assert.equal(m in bare, false, m);
     const full = await ok('/lookup/ip', { ip: '2a02:908::1', params: 'location,currency,timezone,security' });
-    assert.deepEqual(Object.keys(at(full, ['location']) as object).sort(), ['capital', 'countryIsEU', 'countryNeighbours', 'flag', 'language', 'phoneCode', 'population', 'tld'].sort());
+    assert.deepEqual(Object.keys(at(full, ['location']) as object).sort(), ['accuracyRadius', 'capital', 'countryIsEU', 'countryNeighbours', 'flag', 'language', 'phoneCode', 'population', 'tld'].sort());
     assert.equal(at(full, ['location', 'countryIsEU']), true);
     assert.equal(at(full, ['currency', 'currencyCode']), 'EUR');
     assert.equal(at(full, ['timezone', 'name']), 'Europe/Berlin');
     assert.equal(typeof at(full, ['timezone', 'sunInfo', 'sunrise']), 'string');
-    assert.deepEqual(Object.keys(at(full, ['security']) as object).sort(), ['blacklisted', 'custom_rules_applied', 'isBot', 'isHosting', 'isProxy', 'isRelay', 'isTor', 'proxyType'].sort());
+    assert.deepEqual(Object.keys(at(full, ['security']) as object).sort(), ['blacklisted', 'custom_rules_applied', 'isBot', 'isHosting', 'isProxy', 'isRelay', 'isTor', 'proxyType', 'riskScore'].sort());
     assert.deepEqual(Object.keys(at(full, ['asn']) as object).sort(), ['asn', 'created', 'domain', 'email', 'name', 'org', 'phone', 'type'].sort());
   });
 
@@ -208,6 +208,105 @@ describe('security flags from the imported lists', () => {
   it('a clean residential address has no flag', async () => {
     const d = await ok('/lookup/ip', { ip: '2a02:908::1', params: 'security' });
     assert.deepEqual([at(d, ['security', 'isTor']), at(d, ['security', 'isProxy']), at(d, ['security', 'isHosting']), at(d, ['security', 'isRelay']), at(d, ['security', 'isBot']), at(d, ['security', 'blacklisted'])], [false, false, false, false, false, false]);
+  });
+});
+
+describe('answers no more precise than the data (issue 25 item 1)', () => {
+  // GeoLite2 City (the bundled build) holds only a country-level record for these networks: no
+  // region, no city, coordinates in the middle of the country. Public fact behind them: each is an
+  // anycast resolver or a datacenter network, not a place.
+  const countryLevel: Array<[string, string, string | null]> = [
+    // address, country, time zone (null: the country has several clocks)
+    ['8.8.8.8', 'US', null],
+    ['8.8.4.4', 'US', null],
+    ['9.9.9.9', 'US', null],
+    ['208.67.222.222', 'US', null],
+    ['94.23.1.1', 'FR', 'Europe/Paris'],
+    ['2a01:4f8::1', 'DE', 'Europe/Berlin'],
+  ];
+  for (const [addr, country, zone] of countryLevel) {
+    it(`${addr}: no invented postal code or city; time zone ${zone ?? 'null (several clocks)'}; accuracy radius shown`, async () => {
+      const d = await ok('/lookup/ip', { ip: addr, params: 'location,timezone' });
+      assert.equal(at(d, ['countryCode']), country);
+      assert.equal(at(d, ['cityName']), null);
+      assert.equal(at(d, ['regionName']), null);
+      assert.equal(at(d, ['zipCode']), null);
+      assert.equal(at(d, ['timezone', 'name']) ?? null, zone);
+      const radius = at(d, ['location', 'accuracyRadius']);
+      // A country-level point says so with a radius of hundreds of km (or has no point at all).
+      assert.ok(radius === null ? at(d, ['latitude']) === null : Number(radius) >= 100, String(radius));
+    });
+  }
+
+  it('a city record keeps its postal code and time zone, with a city-sized radius', async () => {
+    const d = await ok('/lookup/ip', { ip: '2a02:908::1', params: 'location,timezone' });
+    assert.equal(typeof at(d, ['cityName']), 'string');
+    assert.equal(typeof at(d, ['zipCode']), 'string');
+    assert.equal(at(d, ['timezone', 'name']), 'Europe/Berlin');
+    const radius = Number(at(d, ['location', 'accuracyRadius']));
+    assert.ok(radius > 0 && radius < 500, String(radius));
+  });
+});
+
+describe('security flags: sources and precedence (issue 25 item 1)', () => {
+  const threatData = (): { exits: string[] } => ({
+    exits: readFileSync(join(SHARED, 'tor-exit-nodes/tor-exit-nodes.txt'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')),
+  });
+
+  it('a Tor exit that an X4BNet VPN range also holds is Tor first: proxyType TOR, the VPN source still explained', async () => {
+    // Found in the data, not written here: exits whose address also matches a VPN list.
+    const both = threatData().exits.filter((e) => ip.sources.threats(e, ip.sources.asnOf(e)?.autonomous_system_number ?? null).sources.some((s) => s.flag === 'vpn'));
+    assert.ok(both.length >= 10, String(both.length));
+    for (const exit of both.slice(0, 10)) {
+      const d = await ok('/lookup/ip', { ip: exit, params: 'security', explain: 'yes' });
+      assert.equal(at(d, ['security', 'isTor']), true, exit);
+      assert.equal(at(d, ['security', 'isProxy']), true, exit);
+      assert.equal(at(d, ['security', 'proxyType']), 'TOR', exit);
+      const flags = (at(d, ['explanation', 'contributions']) as Array<Record<string, unknown>>).map((c) => c.flag);
+      assert.ok(flags.includes('tor') && flags.includes('vpn'), exit);
+    }
+  });
+
+  // The operators' own pages (sources in src/data/ip-infrastructure.ts): anycast resolvers, never a person's line.
+  const resolvers: Array<[string, string]> = [
+    ['1.1.1.1', 'AS13335'], ['1.0.0.1', 'AS13335'], ['2606:4700:4700::1111', 'AS13335'],
+    ['8.8.8.8', 'AS15169'], ['8.8.4.4', 'AS15169'], ['2001:4860:4860::8888', 'AS15169'],
+    ['9.9.9.9', 'AS19281'], ['149.112.112.112', 'AS19281'], ['2620:fe::fe', 'AS19281'],
+    ['208.67.222.222', 'AS36692'], ['208.67.220.220', 'AS36692'],
+  ];
+  for (const [addr, asn] of resolvers) {
+    it(`public DNS resolver ${addr} (${asn}) is hosting, its AS typed hosting, risk 45 and no event`, async () => {
+      const d = await ok('/lookup/ip', { ip: addr, params: 'security', userID: `u-res-${addr}` });
+      assert.equal(at(d, ['asn', 'asn']), asn);
+      assert.equal(at(d, ['asn', 'type']), 'hosting');
+      assert.equal(at(d, ['security', 'isHosting']), true);
+      assert.equal(at(d, ['security', 'isProxy']), false);
+      assert.equal(at(d, ['security', 'riskScore']), 45);
+      assert.equal((await t.store.events.listEvents('ip', { kind: 'suspicious_ip', userId: `u-res-${addr}` })).length, 0);
+    });
+  }
+
+  it("Mullvad's AS39351 (31173 Services AB, mullvad.net/servers) is a VPN on every prefix it announces", async () => {
+    const nets = [...ip.asns.prefixes(39351).ipv4, ...ip.asns.prefixes(39351).ipv6];
+    assert.ok(nets.length >= 5, String(nets.length));
+    const addrs = nets.map((n) => n.split('/')[0]!.replace(/(\d+)$/, (x) => String(Number(x) + 1)).replace(/::1$/, '::2'));
+    const answer = await ok('/lookup/ip/bulk', { ips: addrs.slice(0, 50).join(','), params: 'security', explain: 'yes' });
+    for (const a of addrs.slice(0, 50)) {
+      assert.equal(at(answer, [a, 'asn', 'asn']), 'AS39351', a);
+      assert.equal(at(answer, [a, 'security', 'proxyType']), 'VPN', a);
+      assert.equal(at(answer, [a, 'security', 'riskScore']), 84, a);
+    }
+  });
+
+  it('security.riskScore is the risk behind suspicious_ip: Tor 90 with its event, 0 for a clean address, 100 when blacklisted', async () => {
+    const tor = await ok('/lookup/ip', { ip: TOR_EXIT, params: 'security', userID: 'u-risk-tor' });
+    assert.equal(at(tor, ['security', 'riskScore']), 90);
+    const events = await t.store.events.listEvents('ip', { kind: 'suspicious_ip', userId: 'u-risk-tor' });
+    assert.deepEqual(events.map((e) => e.risk), [90]);
+    const clean = await ok('/lookup/ip', { ip: '2a02:908::1', params: 'security' });
+    assert.equal(at(clean, ['security', 'riskScore']), 0);
+    // Without the security module the score is not shown (it stays available to explain=yes).
+    assert.equal('security' in (await ok('/lookup/ip', { ip: TOR_EXIT })), false);
   });
 });
 
@@ -322,6 +421,7 @@ describe('custom rules, blacklists and events', () => {
     adminData(await admin('POST', `/admin/accounts/${A}/blacklists`, { type: 'ip', values: ['203.0.113.0/24', '2a02:908::/32'] }));
     const d = await ok('/lookup/ip', { ip: '2a02:908::1', params: 'security', userID: 'u-bl' }, RULES);
     assert.equal(at(d, ['security', 'blacklisted']), true);
+    assert.equal(at(d, ['security', 'riskScore']), 100);
     const events = await t.store.events.listEvents(A, { kind: 'suspicious_ip', userId: 'u-bl' });
     assert.equal(events.length, 1);
     assert.equal(events[0]!.risk, 100);

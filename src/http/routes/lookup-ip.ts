@@ -138,6 +138,8 @@ function ipSubject(
       writeVerdict(result, verdict, { listed: shown, rulesCopy: ipResult ? shown : undefined });
       if (!ipResult) return;
       risk = riskOf(found.security, verdict.whitelisted, labelled);
+      // The shown score is the one behind suspicious_ip: lists, rules and fraud labels included.
+      if (shown !== undefined) shown.riskScore = risk.risk;
       const explanation = result.explanation as { contributions: unknown[] } | undefined;
       explanation?.contributions.push({ source: 'risk', risk: risk.risk, signals: risk.signals });
     },

@@ -5,13 +5,15 @@
  * left out; the `security` block is always computed (rules and the risk score need it) but only
  * shown when asked for.
  */
-import type { CountryData } from '../country/facts.ts';
+import type { CountryData, CountryFacts } from '../country/facts.ts';
 import { countryFacts } from '../country/lookup-country.ts';
 import { flagBlock } from '../country/flag-block.ts';
 import type { Lang, TimezoneBlock } from '../country/types.ts';
 import { timezoneBlock } from '../time/timezone.ts';
 import { isKnownZone } from '../time/zone-clock.ts';
 import type { IpAddress } from './address.ts';
+import { keepsOneClock, precisionOf } from './precision.ts';
+import { ipRisk } from './risk.ts';
 import type { AsnContacts, CityRecord, FlagSource, IpSources } from './types.ts';
 
 /** GeoLite2's locale for each of our languages; Arabic has none (see namesIn). */
@@ -62,9 +64,14 @@ export interface IpLookupOptions {
 /** Coordinates as strings, as the spec types them; GeoLite2 gives up to 4 decimals. */
 const coord = (v: number | undefined): string | null => (v === undefined ? null : String(v));
 
-function timezoneOf(record: CityRecord | null, now: Date): TimezoneBlock | null {
+/**
+ * The record's zone at `now`, where the record supports one (precision.ts): a city or region
+ * record, or a country-level record of a country that keeps one clock. Else null.
+ */
+function timezoneOf(record: CityRecord | null, facts: CountryFacts | null, now: Date): TimezoneBlock | null {
   const loc = record?.location;
   if (!loc?.time_zone || loc.latitude === undefined || loc.longitude === undefined || !isKnownZone(loc.time_zone)) return null;
+  if (precisionOf(record) === 'country' && (facts === null || !keepsOneClock(facts.code, facts.zones, now))) return null;
   return timezoneBlock(loc.time_zone, loc.latitude, loc.longitude, now);
 }
 
@@ -86,9 +93,13 @@ export function lookupIp(addr: IpAddress, sources: IpSources, countries: Country
   const cityName = nameIn(record?.city?.names, lang);
   const lat = record?.location?.latitude;
   const lon = record?.location?.longitude;
-  // The network's own postal code first; else the nearest postal point of the same city (25 km).
+  // The network's own postal code first; else, for a record placed in a city, the city's nearest
+  // postal point (25 km). A region or country record's point is the middle of a large area: a postal
+  // code found near it would be invented (precision.ts).
   const zip = record?.postal?.code
-    ?? (countryCode !== null && lat !== undefined && lon !== undefined ? sources.zipFor(countryCode, nameIn(record?.city?.names, 'EN'), lat, lon) : null);
+    ?? (countryCode !== null && lat !== undefined && lon !== undefined && precisionOf(record) === 'city'
+      ? sources.zipFor(countryCode, nameIn(record?.city?.names, 'EN'), lat, lon)
+      : null);
 
   const threats = sources.threats(addr.ip, asnNumber);
   const crawler = sources.crawler(addr.ip);
@@ -151,6 +162,8 @@ export function lookupIp(addr: IpAddress, sources: IpSources, countries: Country
       countryIsEU: facts.isEU,
       countryNeighbours: facts.neighbours.join(','),
       tld: facts.tld,
+      // km around latitude/longitude that holds the address (GeoLite2's location.accuracy_radius); null without a location.
+      accuracyRadius: record?.location?.accuracy_radius ?? null,
     };
   }
   if (modules.has('currency')) {
@@ -158,10 +171,11 @@ export function lookupIp(addr: IpAddress, sources: IpSources, countries: Country
     result.currency = c ? { currencyName: c.names[lang], currencyCode: c.code, currencySymbol: c.symbol } : null;
   }
   result.asn = asnBlock;
-  if (modules.has('timezone')) result.timezone = timezoneOf(record, opts.now);
+  if (modules.has('timezone')) result.timezone = timezoneOf(record, facts, opts.now);
   // Object.assign, not `{ ...security }`: the policy stage adds `custom_rules_applied` to this copy, and on
   // Node 20 a property added to a spread copy gives the object a hidden class of its own (docs/benchmarks.md).
-  if (modules.has('security')) result.security = Object.assign({}, security);
+  // riskScore from the flags; the policy stage rewrites it once the account's lists, rules and labels are applied.
+  if (modules.has('security')) result.security = Object.assign({}, security, { riskScore: ipRisk(security).risk });
   if (modules.has('device') && opts.device) result.device = opts.device.block;
   return { result, security, sources: flagSources, asn: asnNumber };
 }
