@@ -22,6 +22,7 @@ import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
 import type { VelocitySource } from './learning/velocity.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
+import { capConnectionsPerAddress, timeoutOptions } from './http/connection-limits.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -71,7 +72,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // A hop count becomes the equivalent function: trust the nearest `n` proxies.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).
-    http: { maxHeaderSize: 128 * 1024 },
+    http: { maxHeaderSize: 128 * 1024, ...timeoutOptions(config) },
+    // Fastify sets these on the server after creating it (its requestTimeout default 0 would undo the one above).
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrors(),
@@ -81,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const accounts = new AccountService(store, deps.secret, clock);
   const keys = new CachedKeyResolver(accounts);
   const metrics = new Metrics(deps.processMetrics ?? true);
+  capConnectionsPerAddress(app.server, { maxPerAddress: config.maxConnectionsPerIp, trustProxy: config.trustProxy, onRefused: () => metrics.refusedConnection() });
   const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log));
   recorder.start();
   const policy = createPolicy({

@@ -40,6 +40,10 @@ const EnvSchema = z
     ),
     SEED_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10000)),
+    HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(20_000)),
+    REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
+    KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(72_000)),
+    MAX_CONNECTIONS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(256)),
     DECISION_LOG_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3650).default(30)),
     POLICY_REFRESH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(3_600_000).default(1000)),
     WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
@@ -65,7 +69,11 @@ const EnvSchema = z
     CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     DATA_SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   })
-  .strip();
+  .strip()
+  .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
+    path: ['HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+  });
 
 export type TrustProxy = boolean | string[] | number;
 
@@ -83,6 +91,14 @@ export interface Config {
   publicUrl: string | undefined;
   seedFile: string | undefined;
   shutdownTimeoutMs: number;
+  /** The request line and headers must arrive within this (ms) of the request's start. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (ms): slow bodies are closed (HTTP 408). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (ms). */
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold (0: no cap); TRUST_PROXY's proxies are not capped. */
+  maxConnectionsPerIp: number;
   /** Days live policy evaluations are kept for rule backtests; 0 keeps none. */
   decisionLogDays: number;
   /** How often an instance compares its in-memory rules and lists with the store's version. */
@@ -157,6 +173,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     publicUrl: e.PUBLIC_URL,
     seedFile: e.SEED_FILE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     decisionLogDays: e.DECISION_LOG_DAYS,
     policyRefreshMs: e.POLICY_REFRESH_MS,
     webhookWorker: e.WEBHOOK_WORKER === 'on',

@@ -61,18 +61,29 @@ export function frameworkErrors(): (err: Error, req: unknown, reply: import('fas
   };
 }
 
-/** Fastify option: requests Node cannot parse (oversized headers, broken HTTP) get the envelope too. */
+/** Fastify option: requests Node cannot parse (oversized headers, broken HTTP) or that came too slowly get the envelope too. */
 export function clientErrorHandler(err: NodeJS.ErrnoException & { code?: string }, socket: import('node:stream').Duplex): void {
-  if (!socket.writable) return;
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify(
-    tooLarge
-      ? { ...errorBody(400, 'The request line or headers are too large (limit 128 KiB). Send long inputs in fewer or shorter parameters.') }
-      : { ...errorBody(400) },
-  );
+  // The socket is ours once Node hands it here: one that cannot take an answer is closed, never left open.
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, description] = clientErrorAnswer(err.code ?? '');
+  const body = JSON.stringify(description === undefined ? { ...errorBody(400) } : { ...errorBody(400, description) });
   const headers = Object.entries({ ...CORS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
     .map(([k, v]) => `${k}: ${v}`)
     .join('\r\n');
   socket.end(`HTTP/1.1 ${status}\r\n${headers}\r\n\r\n${body}`);
+}
+
+function clientErrorAnswer(code: string): [status: string, description: string | undefined] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return ['431 Request Header Fields Too Large', 'The request line or headers are too large (limit 128 KiB). Send long inputs in fewer or shorter parameters.'];
+    // HEADERS_TIMEOUT_MS or REQUEST_TIMEOUT_MS passed before the whole request arrived (a slow or stalled client).
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return ['408 Request Timeout', 'The request did not arrive in full in time (see HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS). Send the headers and the body without pauses.'];
+    default:
+      return ['400 Bad Request', undefined];
+  }
 }

@@ -24,6 +24,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly refused = new Counter({
+    name: 'vigil_connections_refused_total',
+    help: 'Connections closed on arrival because their client address already held MAX_CONNECTIONS_PER_IP',
+    registers: [this.registry],
+  });
+
   constructor(defaults = true) {
     // Both series from the start at 0, so an alert on an increase sees the first drop.
     for (const log of ['decision', 'request']) this.dropped.inc({ log }, 0);
@@ -53,6 +59,11 @@ export class Metrics {
   /** A record of a batched log dropped as unwritable (src/store/unwritable.ts). */
   droppedRecord(log: string): void {
     this.dropped.inc({ log });
+  }
+
+  /** A connection over the per-address cap (src/http/connection-limits.ts). */
+  refusedConnection(): void {
+    this.refused.inc();
   }
 
   text(): Promise<string> {

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
@@ -16,6 +15,7 @@ import { SqliteRequestLog } from './request-log.ts';
 import { SqliteScorings } from './scorings.ts';
 import { SqliteUsage } from './usage.ts';
 import { settle } from './values.ts';
+import { preparePrivateFile } from './private-file.ts';
 import { LocalStatements, WorkerConnection } from './worker-connection.ts';
 
 /** The decision log's own file beside the database file: `vigil.db` → `vigil-decisions.db`. */
@@ -69,7 +69,7 @@ export class SqliteStore implements Store {
   readonly #reader: SnapshotReader;
 
   constructor(options: SqliteStoreOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    if (options.path !== ':memory:') preparePrivateFile(options.path);
     this.#db = new Database(options.path);
     // WAL lets readers run during a write; NORMAL is durable across process crashes in WAL mode
     // (only an OS crash can lose the last commits), at a fraction of FULL's fsyncs.
@@ -78,6 +78,9 @@ export class SqliteStore implements Store {
     const busyTimeoutMs = Math.trunc(options.busyTimeoutMs ?? 5000);
     this.#db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.#db.pragma('foreign_keys = ON');
+    // Deleted rows are overwritten with zeros, not left in free pages: a user's deletion erases their values from
+    // the file (docs/operations.md, "Deleted data on disk").
+    this.#db.pragma('secure_delete = ON');
     if (options.backgroundCheckpoint && options.path !== ':memory:') {
       // A commit still checkpoints if the WAL reaches this size: a worker that cannot finish under constant writes
       // (SQLite restarts the WAL only once all of it is copied) never lets it grow without bound.
@@ -99,6 +102,7 @@ export class SqliteStore implements Store {
     } else {
       // Its own file, written on a worker thread: see SqliteDecisionLog.
       const path = decisionLogPath(options.path);
+      preparePrivateFile(path);
       const connection = new WorkerConnection(path, { schema: decisionLogSchema(), statements: DECISION_STATEMENTS, busyTimeoutMs });
       this.#decisionFile = { path, connection };
       this.decisions = new SqliteDecisionLog(connection);

@@ -77,6 +77,8 @@ const db = new Database(workerData.path);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+// Deleted records are overwritten with zeros (sqlite-store.ts).
+db.pragma('secure_delete = ON');
 db.exec(workerData.schema);
 const statements = new Map(Object.entries(workerData.statements).map(([name, sql]) => [name, db.prepare(sql)]));
 const bind = (params) => (Array.isArray(params) ? params : [params]);
