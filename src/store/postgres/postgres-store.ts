@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
-import type { AccountLocks, AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountLocks, AccountsPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { PostgresAccountLocks } from './account-locks.ts';
+import { PostgresPolicyNotifications } from './policy-notifications.ts';
 import { PostgresAccounts } from './accounts.ts';
 import { PostgresDecisionLog } from './decisions.ts';
 import { PostgresEvents } from './events.ts';
@@ -37,6 +38,8 @@ export class PostgresStore implements Store {
   readonly learning: LearningWriter;
   readonly locks: AccountLocks;
   readonly #locks: PostgresAccountLocks;
+  readonly policyChanges: PolicyChanges;
+  readonly #notifications: PostgresPolicyNotifications;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -62,6 +65,7 @@ export class PostgresStore implements Store {
     this.model = new PostgresModel(this.#pool);
     this.learning = new PostgresLearningWriter(this.#pool);
     this.locks = this.#locks = new PostgresAccountLocks(options.connectionString);
+    this.policyChanges = this.#notifications = new PostgresPolicyNotifications(options.connectionString);
   }
 
   migrate(): Promise<void> {
@@ -74,7 +78,7 @@ export class PostgresStore implements Store {
 
   /** Idempotent: pg's Pool.end() throws when called twice. */
   close(): Promise<void> {
-    this.#closing ??= this.#locks.close().then(() => this.#pool.end());
+    this.#closing ??= Promise.all([this.#locks.close(), this.#notifications.close()]).then(() => this.#pool.end());
     return this.#closing;
   }
 }
