@@ -19,6 +19,7 @@ const EnvSchema = z
         .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
         .optional(),
     ),
+    DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(1000).default(10)),
     REDIS_URL: z.preprocess(
       emptyToUndefined,
       z
@@ -26,6 +27,7 @@ const EnvSchema = z
         .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
         .optional(),
     ),
+    REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).regex(/^[^\s{}]*$/, 'must not hold spaces or braces (keys are hash-tagged after it)').default('vigil:')),
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
     SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info')),
@@ -82,7 +84,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per instance (the pool; feedback's advisory locks and policy notifications use one more each). */
+  databasePoolSize: number;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key (several deployments can share one Redis). */
+  redisPrefix: string;
   trustProxy: TrustProxy;
   /** Resolved by bootstrap (env or generated file); undefined only before bootstrap. */
   secretKey: string | undefined;
@@ -165,7 +171,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     host: e.HOST,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     secretKey: e.SECRET_KEY,
     logLevel: e.LOG_LEVEL,

@@ -36,7 +36,7 @@ Configuration comes from the environment (DATA_DIR, DATABASE_URL, SECRET_KEY, ..
 
 async function withAccounts<T>(config: Readonly<Config>, fn: (svc: AccountService, store: Store) => Promise<T>): Promise<T> {
   const { secret } = resolveSecret(config.secretKey, config.dataDir);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
     const svc = new AccountService(store, secret);
     await svc.ensureBuiltinPlans();

@@ -34,7 +34,7 @@ const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, 
 /** Opens the store and the policy services (no delivery worker, no decision log) for one command. */
 async function withPolicy<T>(config: Readonly<Config>, account: string, fn: (policy: Policy, store: Store) => Promise<T>): Promise<T> {
   const { secret } = resolveSecret(config.secretKey, config.dataDir);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   const policy = createPolicy({ store, secret, logger: pino({ level: 'silent' }), clock: () => new Date(), refreshMs: 1000, decisionLogDays: 0, logDecision: undefined, worker: false, webhookTargets: config.webhookAllowPrivate });
   // Backtests count the feedback labels stored here, as the server's do.
   policy.rules.useLabels(new BacktestLabeller(store, () => new Date()));

@@ -74,6 +74,11 @@ export class FeedbackBatch {
     this.writes.push({ kind: 'model', accountId: this.accountId, weights, history });
   }
 
+  /** Transactions whose outcome this batch leaves pending (no scoring of theirs was found). */
+  pendingWritten(): string[] {
+    return [...this.#outcomes.values()].filter((o) => o.status === 'pending').map((o) => o.transactionId);
+  }
+
   commit(): Promise<void> {
     return this.writes.length === 0 ? Promise.resolve() : this.store.learning.apply(this.writes);
   }

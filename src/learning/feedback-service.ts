@@ -58,7 +58,11 @@ const PAYMENT_EVENT = 'fraud_payment';
  * and the two state tables). Each call's writes (a single item's, or a whole bulk's) are committed in
  * one transaction before the answer (FeedbackBatch): an acknowledged feedback is in the store with all
  * its effects, and a crash leaves either all of it or none. Feedback of one account is applied one
- * call at a time in this process, so concurrent retries of the same item cannot both create it.
+ * call at a time: in this process by a queue per account, across instances by the store's account
+ * lock (a PostgreSQL advisory lock held from the first read to the commit), so concurrent retries of
+ * the same item cannot both create it, a chargeback is never overwritten by an `approved` read before
+ * it, and no training step reads weights another step is about to replace (docs/operations.md,
+ * "Running several instances").
  */
 export class FeedbackService {
   readonly #chains = new Map<string, Promise<unknown>>();
@@ -116,26 +120,41 @@ export class FeedbackService {
    * applied one meets a new scoring of the same id): written on the scorings and learned from.
    */
   applyToScoring(call: FeedbackCall, transactionId: string): Promise<void> {
-    return this.inBatch(call, async (batch) => {
-      const record = await batch.outcome(transactionId);
-      if (!record) return;
-      const scorings = await this.store.scorings.byTransaction(call.accountId, transactionId);
-      batch.setScoringOutcome(transactionId, record.outcome, record.fraud);
-      const applied: OutcomeRecord = { ...record, status: 'applied', updatedAt: call.now.toISOString() };
-      if (record.status === 'pending') batch.putOutcome(applied);
-      // Every scoring is new to this outcome's class when it was pending; later scorings of an applied id too.
-      const fresh = record.status === 'pending' ? scorings : scorings.slice(-1);
-      await this.applier.learn(batch, applied, fresh, scorings, null, call.now);
-    });
+    return this.inBatch(call, (batch) => this.meetScorings(call, batch, transactionId));
   }
 
-  /** Runs `work` on a new batch in the account's queue, commits it, then applies list additions. */
+  /**
+   * The stored outcome of a transaction meets its scorings that have none yet (a scoring stored while
+   * the outcome was pending, or one that came after it was applied). A scoring whose outcome column is
+   * filled has met it already, so each scoring is learned from once whichever instance gets here first.
+   */
+  private async meetScorings(call: FeedbackCall, batch: FeedbackBatch, transactionId: string): Promise<void> {
+    const record = await batch.outcome(transactionId);
+    if (!record) return;
+    const scorings = await this.store.scorings.byTransaction(call.accountId, transactionId);
+    const fresh = scorings.filter((s) => s.outcome === null);
+    if (fresh.length === 0) return;
+    batch.setScoringOutcome(transactionId, record.outcome, record.fraud);
+    const applied: OutcomeRecord = { ...record, status: 'applied', updatedAt: call.now.toISOString() };
+    if (record.status === 'pending') batch.putOutcome(applied);
+    await this.applier.learn(batch, applied, fresh, scorings, null, call.now);
+  }
+
+  /** Runs `work` on a new batch in the account's queue and lock, commits it, then applies list additions. */
   private inBatch<T>(call: FeedbackCall, work: (batch: FeedbackBatch) => Promise<T>): Promise<T> {
-    return this.serial(call.accountId, async () => {
+    if (call.test) return work(new FeedbackBatch(this.store, call.accountId));
+    return this.serial(call.accountId, () => this.store.locks.withAccountLock('learning', call.accountId, async () => {
       const batch = new FeedbackBatch(this.store, call.accountId);
       const result = await work(batch);
-      if (call.test) return result;
       await batch.commit();
+      // A scoring stored on another instance after this batch read the transaction's scorings (none) found no
+      // outcome then (it reads after its insert): read them again now the pending outcome is committed.
+      for (const transactionId of batch.pendingWritten()) {
+        const again = new FeedbackBatch(this.store, call.accountId);
+        await this.meetScorings(call, again, transactionId);
+        await again.commit();
+        for (const key of again.blacklist) batch.blacklist.add(key);
+      }
       this.onCommitted(call.accountId);
       if (call.autoBlacklist && batch.blacklist.size > 0) {
         // Idempotent: a retry after a crash between the commit and this adds them again.
@@ -147,7 +166,7 @@ export class FeedbackService {
         }
       }
       return result;
-    });
+    }));
   }
 
   private serial<T>(accountId: string, work: () => Promise<T>): Promise<T> {
@@ -204,8 +223,9 @@ export class FeedbackService {
     };
     if (decision.write) {
       batch.putOutcome(record);
-      if (decision.outcomeChanged && scorings.length > 0) batch.setScoringOutcome(fb.transactionId, record.outcome, record.fraud);
-      if (decision.outcomeChanged || (current?.status === 'pending' && decision.status === 'applied')) {
+      const meets = decision.outcomeChanged || (current?.status === 'pending' && decision.status === 'applied');
+      if (meets && scorings.length > 0) batch.setScoringOutcome(fb.transactionId, record.outcome, record.fraud);
+      if (meets) {
         const previousClass = current && current.status === 'applied' ? trainingLabel(current.outcome, current.fraud) : null;
         await this.applier.learn(batch, record, scorings, scorings, previousClass, now);
       }

@@ -256,7 +256,6 @@ export class PaymentService {
   /** Stores a live scoring with its final score, then applies an outcome that was waiting for it. */
   async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<StoredScoring> {
     const ids = scored.identities;
-    const pending = input.transactionId === undefined ? null : await this.deps.store.outcomes.get(call.accountId, input.transactionId);
     const scoring: NewScoring = {
       accountId: call.accountId,
       transactionId: input.transactionId ?? null,
@@ -276,7 +275,10 @@ export class PaymentService {
     };
     const stored = await this.deps.store.scorings.insert(scoring);
     await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
-    // Feedback that came first (spec: "applied automatically when the transaction is scored").
+    // Feedback that came first (spec: "applied automatically when the transaction is scored"). Read after the
+    // insert: feedback committing meanwhile on another instance either finds this scoring or is found here
+    // (FeedbackService reads the scorings of a pending outcome again after its commit).
+    const pending = input.transactionId === undefined ? null : await this.deps.store.outcomes.get(call.accountId, input.transactionId);
     if (pending) await this.deps.feedback.applyToScoring({ accountId: call.accountId, now: call.now, test: false, autoBlacklist: call.autoBlacklist }, pending.transactionId);
     return stored;
   }

@@ -45,6 +45,10 @@ export function createPolicy(opts: PolicyOptions): Policy {
   const { store, logger, clock } = opts;
   const targets = opts.webhookTargets ?? NO_PRIVATE_TARGETS;
   const snapshots = new PolicySnapshots(store, logger, opts.refreshMs);
+  // Changes committed by other instances reach idle copies at once (PostgreSQL); the version check stays behind it.
+  store.policyChanges.listen((accountId) => snapshots.changed(accountId)).catch((err: unknown) => {
+    logger.error({ err }, 'listening for policy changes failed; retrying every second, the version check every POLICY_REFRESH_MS meanwhile');
+  });
   const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets }) : undefined;
   const presence = new WebhookPresence(store, opts.refreshMs);
   // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).

@@ -24,9 +24,12 @@ interface Entry {
 
 /**
  * In-memory copies of each account's policy, so the request path never queries rules or lists.
- * Changes made through this instance invalidate the copy at once (the very next answer sees them);
- * changes made by another instance are noticed by a version read at most every `refreshMs`, and
- * the old copy keeps serving while the new one loads (a 1,000,000-entry list takes a while to load).
+ * Changes made through this instance invalidate the copy at once (the very next answer sees them).
+ * Changes made by another instance arrive as notifications (`changed`, from the store's LISTEN): the
+ * copy is reloaded at once in the background, so an idle instance is fresh before its next request.
+ * Behind that, a version read at most every `refreshMs` catches what a lost notification missed, and
+ * a request that finds a newer version waits for the new copy rather than answer from the old one:
+ * no answer uses a copy that was known stale for longer than `refreshMs` (docs/policy.md).
  */
 export class PolicySnapshots {
   readonly #entries = new Map<string, Entry>();
@@ -45,13 +48,10 @@ export class PolicySnapshots {
     if (now - entry.checkedAt >= this.refreshMs && !entry.loading) {
       entry.checkedAt = now;
       const version = await this.store.policy.version(accountId);
-      if (version !== entry.snapshot.version) {
-        // Serve the copy we have; the next requests get the new one once it is loaded.
-        this.load(accountId).catch((err: unknown) => {
-          this.logger.error({ err, accountId }, 'policy reload failed; serving the previous copy');
-        });
-      }
+      if (version !== entry.snapshot.version) return this.load(accountId);
     }
+    // A reload started by a notification: wait for it rather than answer from the copy it replaces.
+    if (entry.loading) return entry.loading;
     return entry.snapshot;
   }
 
@@ -59,6 +59,25 @@ export class PolicySnapshots {
   invalidate(accountId: string): void {
     const entry = this.#entries.get(accountId);
     if (entry) entry.stale = true;
+  }
+
+  /**
+   * A change committed by some instance (a notification): the account's copy, if this instance holds one,
+   * is reloaded now. `null` (notifications may have been missed): every copy's version is read again at
+   * its next use.
+   */
+  changed(accountId: string | null): void {
+    if (accountId === null) {
+      for (const entry of this.#entries.values()) entry.checkedAt = 0;
+      return;
+    }
+    const entry = this.#entries.get(accountId);
+    if (!entry?.snapshot) return;
+    entry.stale = true;
+    this.load(accountId).catch((err: unknown) => {
+      entry.checkedAt = 0;
+      this.logger.error({ err, accountId }, 'policy reload after a change notification failed; the next request reads the version again');
+    });
   }
 
   clear(): void {

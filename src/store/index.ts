@@ -11,11 +11,13 @@ export { MemoryCounters, PostgresStore, RedisCounters, SqliteStore };
 export async function openStore(opts: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** PostgreSQL pool size (DATABASE_POOL_SIZE; default 10). */
+  poolSize?: number;
   /** SQLite: WAL checkpoints on a worker thread (the server), told here if that worker fails. */
   backgroundCheckpoint?: { onFailure: (err: Error) => void };
 }): Promise<Store> {
   const store: Store = opts.databaseUrl
-    ? new PostgresStore({ connectionString: opts.databaseUrl })
+    ? new PostgresStore({ connectionString: opts.databaseUrl, ...(opts.poolSize !== undefined && { max: opts.poolSize }) })
     : new SqliteStore({
       path: join(opts.dataDir, 'vigil.db'),
       ...(opts.backgroundCheckpoint && { backgroundCheckpoint: true, onCheckpointFailure: opts.backgroundCheckpoint.onFailure }),

@@ -326,6 +326,25 @@ export interface DecisionLogPort {
   prune(before: string): Promise<number>;
 }
 
+/**
+ * Mutual exclusion per account across every instance on one store, for read-decide-write work that a
+ * single statement cannot express (feedback: outcome state tables, the model's training steps).
+ */
+export interface AccountLocks {
+  /** Runs `work` while no other holder of (scope, account) runs, in this process or another. */
+  withAccountLock<T>(scope: string, accountId: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** Notice of policy changes committed by any instance (PostgreSQL LISTEN/NOTIFY; nothing on SQLite). */
+export interface PolicyChanges {
+  /**
+   * Calls `onChange` with the account id of each committed change, or null when changes may have been
+   * missed (a lost connection). Resolves once listening; rejects when the first connection fails (the
+   * listener then keeps retrying).
+   */
+  listen(onChange: (accountId: string | null) => void): Promise<void>;
+}
+
 export interface Store extends LearningStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly accounts: AccountsPort;
@@ -334,6 +353,8 @@ export interface Store extends LearningStore {
   readonly policy: PolicyPort;
   readonly events: EventsPort;
   readonly decisions: DecisionLogPort;
+  readonly locks: AccountLocks;
+  readonly policyChanges: PolicyChanges;
   /** Applies pending migrations; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query; rejects otherwise. */

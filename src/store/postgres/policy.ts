@@ -29,26 +29,36 @@ const ENTRY_COLUMNS = `type, value, note, ${isoSql('created_at')} AS created_at`
 
 // type and value are COLLATE "C" columns: ORDER BY and the (type, value) > (...) keyset ranges follow the primary
 // key index, in code-point order as in SQLite.
+/** The LISTEN/NOTIFY channel of policy changes; the payload is the account id. */
+export const POLICY_CHANNEL = 'vigil_policy';
+
 const Q = {
   version: { name: 'vigil_policy_version', text: 'SELECT version::text AS version FROM policy_versions WHERE account_id = $1' },
   // The first statement of every change: locks the account's row until commit, so one account's changes run one
   // at a time (and always take their locks in the same order), and bumps the version.
+  // Both also queue a notification on POLICY_CHANNEL, sent by PostgreSQL at commit (never for a rolled-back
+  // change): idle instances reload their copy at once (policy-notifications.ts).
   bump: {
     name: 'vigil_policy_bump',
     text: `
-      INSERT INTO policy_versions AS v (account_id, version) VALUES ($1, 1)
-      ON CONFLICT (account_id) DO UPDATE SET version = v.version + 1`,
+      WITH v AS (
+        INSERT INTO policy_versions AS v (account_id, version) VALUES ($1, 1)
+        ON CONFLICT (account_id) DO UPDATE SET version = v.version + 1
+        RETURNING account_id)
+      SELECT pg_notify('${POLICY_CHANNEL}', v.account_id) FROM v`,
   },
   // Same lock and bump, and moves the rule counter: to the next number, or up to an explicit one.
   claimRuleNumber: {
     name: 'vigil_policy_claim_rule_number',
     text: `
-      INSERT INTO policy_versions AS v (account_id, version, last_rule_number)
-      VALUES ($1, 1, COALESCE($2::bigint, ${FIRST_RULE_NUMBER}))
-      ON CONFLICT (account_id) DO UPDATE SET
-        version = v.version + 1,
-        last_rule_number = CASE WHEN $2::bigint IS NULL THEN v.last_rule_number + 1 ELSE GREATEST(v.last_rule_number, $2::bigint) END
-      RETURNING last_rule_number::text AS last_rule_number`,
+      WITH v AS (
+        INSERT INTO policy_versions AS v (account_id, version, last_rule_number)
+        VALUES ($1, 1, COALESCE($2::bigint, ${FIRST_RULE_NUMBER}))
+        ON CONFLICT (account_id) DO UPDATE SET
+          version = v.version + 1,
+          last_rule_number = CASE WHEN $2::bigint IS NULL THEN v.last_rule_number + 1 ELSE GREATEST(v.last_rule_number, $2::bigint) END
+        RETURNING account_id, last_rule_number)
+      SELECT v.last_rule_number::text AS last_rule_number, pg_notify('${POLICY_CHANNEL}', v.account_id) AS notified FROM v`,
   },
   insertRule: {
     name: 'vigil_policy_insert_rule',

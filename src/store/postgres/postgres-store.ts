@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
-import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountLocks, AccountsPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import { PostgresAccountLocks } from './account-locks.ts';
+import { PostgresPolicyNotifications } from './policy-notifications.ts';
 import { PostgresAccounts } from './accounts.ts';
 import { PostgresDecisionLog } from './decisions.ts';
 import { PostgresEvents } from './events.ts';
@@ -14,7 +16,7 @@ import { PostgresUsage } from './usage.ts';
 
 export interface PostgresStoreOptions {
   connectionString: string;
-  /** Pool size (default 10). */
+  /** Pool size (default 10; DATABASE_POOL_SIZE). Advisory locks of feedback use one more connection of their own. */
   max?: number;
   /** How long to wait for a connection before a call rejects (ms, default 5000); without it a dead server hangs calls. */
   connectionTimeoutMillis?: number;
@@ -34,6 +36,10 @@ export class PostgresStore implements Store {
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
   readonly learning: LearningWriter;
+  readonly locks: AccountLocks;
+  readonly #locks: PostgresAccountLocks;
+  readonly policyChanges: PolicyChanges;
+  readonly #notifications: PostgresPolicyNotifications;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -58,6 +64,8 @@ export class PostgresStore implements Store {
     this.evidence = new PostgresEvidence(this.#pool);
     this.model = new PostgresModel(this.#pool);
     this.learning = new PostgresLearningWriter(this.#pool);
+    this.locks = this.#locks = new PostgresAccountLocks(options.connectionString);
+    this.policyChanges = this.#notifications = new PostgresPolicyNotifications(options.connectionString);
   }
 
   migrate(): Promise<void> {
@@ -70,7 +78,7 @@ export class PostgresStore implements Store {
 
   /** Idempotent: pg's Pool.end() throws when called twice. */
   close(): Promise<void> {
-    this.#closing ??= this.#pool.end();
+    this.#closing ??= Promise.all([this.#locks.close(), this.#notifications.close()]).then(() => this.#pool.end());
     return this.#closing;
   }
 }

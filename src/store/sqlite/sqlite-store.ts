@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
-import type { AccountsPort, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountLocks, AccountsPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { DECISION_STATEMENTS, SqliteDecisionLog, decisionLogSchema, moveDecisionLog } from './decisions.ts';
 import { SqliteEvents } from './events.ts';
@@ -60,6 +60,14 @@ export class SqliteStore implements Store {
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
   readonly learning: LearningWriter;
+  /**
+   * One process writes a SQLite file (its single connection serialises writes; the CLI's short commands are
+   * the only other writers), and each service already runs an account's read-decide-write work one call at
+   * a time in process: nothing more to exclude.
+   */
+  readonly locks: AccountLocks = { withAccountLock: (_scope, _accountId, work) => work() };
+  /** Changes come through this process (or the CLI, seen by the version check every POLICY_REFRESH_MS). */
+  readonly policyChanges: PolicyChanges = { listen: () => Promise.resolve() };
   /** The background checkpointer, when `backgroundCheckpoint` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
   readonly #db: Database.Database;
