@@ -12,9 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { loadTextLexicon } from '../src/data/text-lexicon.ts';
-import { buildModelFile } from '../src/data/text-model-build.ts';
+import { buildModelFile, type StageMetrics } from '../src/data/text-model-build.ts';
 import { TEXT_MODEL_PATH } from '../src/data/text-model.ts';
-import type { Metrics } from '../src/intel/text/train.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA_DIR = resolve(ROOT, '../shared/data/profanity-train');
@@ -31,15 +30,17 @@ const started = performance.now();
 const file = buildModelFile({ csv: gunzipSync(raw).toString('utf8'), sha256, lexicon: loadTextLexicon() });
 writeFileSync(out, `${JSON.stringify(file)}\n`);
 
-const m = file.metrics as { heldOut: number; model: Metrics; dictionary: Metrics; combined: Metrics };
-const row = (name: string, x: Metrics): string =>
-  `| ${name.padEnd(10)} | ${x.precision.toFixed(4)} | ${x.recall.toFixed(4)} | ${x.f1.toFixed(4)} | ${x.accuracy.toFixed(4)} |`;
+const m = file.metrics as { heldOut: number } & Record<'obscenity' | 'dictionary' | 'model' | 'combined', StageMetrics>;
+const row = (name: string, x: StageMetrics): string =>
+  `| ${name.padEnd(10)} | ${x.precision.toFixed(4)} | ${x.recall.toFixed(4)} | ${x.f1.toFixed(4)} | ${x.accuracy.toFixed(4)} | ${x.auc.toFixed(4)} |`;
 process.stdout.write(
   [
     `data ${dataDir} (sha256 ${sha256.slice(0, 16)}…), ${String(file.training.rows)} tweets; held out ${m.heldOut}; ${((performance.now() - started) / 1000).toFixed(1)} s`,
     `model written to ${out} (${file.weights.length} non-zero weights of ${file.buckets})`,
-    '| stage      | precision | recall | F1     | accuracy |',
-    '|------------|-----------|--------|--------|----------|',
+    `calibration a ${file.calibration.a}, b ${file.calibration.b}, base rate ${file.calibration.baseRate}`,
+    '| stage      | precision | recall | F1     | accuracy | ROC AUC |',
+    '|------------|-----------|--------|--------|----------|---------|',
+    row('obscenity', m.obscenity),
     row('model', m.model),
     row('dictionary', m.dictionary),
     row('combined', m.combined),

@@ -11,11 +11,13 @@
 import { cuss } from 'cuss';
 import { englishDataset, englishRecommendedTransformers } from 'obscenity';
 import { createRequire } from 'node:module';
+import { compileAbuse, type AbuseRules } from '../intel/text/abuse.ts';
 import { normalize } from '../intel/text/normalize.ts';
 import { CombinedPatternMatcher } from '../intel/text/pattern-matcher.ts';
 import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
+import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, INSULTS, NEGATIONS, PATTERNS, SENSES } from './text-abuse.ts';
 
 const LANGS = ['en', 'ar', 'de', 'fr', 'es', 'ja', 'zh', 'ru'] as const;
 
@@ -141,6 +143,31 @@ function add(b: Builder, term: string, entry: LexEntry): void {
   b.phrases.set(head, list);
 }
 
+const norm = (w: string): string => normalize(w).text;
+
+/** The abuse rules, with every curated mild word an insult when addressed. */
+function loadAbuseRules(): AbuseRules {
+  const insults: Array<[string, string]> = [];
+  const cjkInsults: Array<[string, string]> = [];
+  const put = (w: string, lang: string): void => {
+    const n = norm(w);
+    if ([...n].every((c) => isCjk(c))) cjkInsults.push([n, lang]);
+    else if (!n.includes(' ')) insults.push([n, lang]);
+  };
+  for (const [lang, words] of Object.entries(INSULTS)) for (const w of words) put(w, lang === 'cjk' ? (/[\u3040-\u30ff]/.test(w) ? 'ja' : 'zh') : lang);
+  for (const lang of LANGS) for (const w of MILD[lang]) put(w, lang);
+  return compileAbuse({
+    patterns: PATTERNS,
+    cjkPatterns: CJK_PATTERNS,
+    address: Object.values(ADDRESS).flat().map(norm),
+    cjkAddress: CJK_ADDRESS.map(norm),
+    negations: NEGATIONS.map(norm),
+    insults,
+    cjkInsults,
+    arabicPrefixes: AR_PREFIXES.map(norm),
+  });
+}
+
 /** Builds the lexicon (a few milliseconds; call once at start). */
 export function loadTextLexicon(): Lexicon {
   const b: Builder = { words: new Map(), phrases: new Map(), cjk: new Map() };
@@ -194,12 +221,16 @@ export function loadTextLexicon(): Lexicon {
       blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
       whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
     }),
+    abuse: loadAbuseRules(),
+    senses: new Map(Object.entries(SENSES).map(([w, ctx]) => [norm(w), new Set(ctx.map(norm))])),
+    compoundPrefixes: new Set(COMPOUND_PREFIXES),
+    compoundSuffixes: new Set(COMPOUND_SUFFIXES),
     version: textLexiconVersion(),
   };
 }
 
 function textLexiconVersion(): string {
-  return `obscenity@${packageVersion('obscenity')}+cuss@${packageVersion('cuss')}+naughty-words@${packageVersion('naughty-words')}+vigil-1`;
+  return `obscenity@${packageVersion('obscenity')}+cuss@${packageVersion('cuss')}+naughty-words@${packageVersion('naughty-words')}+vigil-2`;
 }
 
 /** The datasets behind the word lists, for `explain=yes`. */

@@ -15,14 +15,16 @@ export const TEXT_MODEL_PATH = fileURLToPath(new URL('./models/text-model.json',
 function isModelFile(x: unknown): x is ModelFile {
   if (typeof x !== 'object' || x === null) return false;
   const m = x as Record<string, unknown>;
-  return m.format === 'vigil-text-model/1' && typeof m.features === 'string' && typeof m.buckets === 'number' && typeof m.scale === 'number' &&
+  const c = m.calibration as Record<string, unknown> | undefined;
+  return m.format === 'vigil-text-model/2' && typeof c === 'object' && c !== null && Number.isFinite(c.a) && Number.isFinite(c.b) &&
+    typeof c.baseRate === 'number' && c.baseRate > 0 && c.baseRate < 1 && typeof m.features === 'string' && typeof m.buckets === 'number' && typeof m.scale === 'number' &&
     typeof m.bias === 'number' && Array.isArray(m.weights) && typeof m.training === 'object' && typeof m.metrics === 'object';
 }
 
 /** Parses and checks a model file's JSON. */
 export function parseTextModel(json: string): { model: TextModel; file: ModelFile } {
   const file: unknown = JSON.parse(json);
-  if (!isModelFile(file)) throw new Error('text model: not a vigil-text-model/1 file');
+  if (!isModelFile(file)) throw new Error('text model: not a vigil-text-model/2 file');
   if (file.features !== FEATURES_VERSION) throw new Error(`text model: features ${file.features}, engine expects ${FEATURES_VERSION}; run npm run train:text`);
   if (file.buckets <= 0 || (file.buckets & (file.buckets - 1)) !== 0) throw new Error('text model: buckets must be a power of two');
   for (const w of file.weights) {
@@ -32,7 +34,7 @@ export function parseTextModel(json: string): { model: TextModel; file: ModelFil
   }
   const { weights, bias } = dequantize(file);
   const version = typeof file.training.version === 'string' ? file.training.version : 'unknown';
-  return { model: { version, buckets: file.buckets, bias, weights }, file };
+  return { model: { version, buckets: file.buckets, bias, weights, calibration: file.calibration }, file };
 }
 
 /** Loads the shipped model. */
@@ -41,6 +43,6 @@ export function loadTextModel(path = TEXT_MODEL_PATH): { model: TextModel; datas
   const source = typeof file.training.source === 'string' ? file.training.source : 'unknown';
   return {
     model,
-    datasets: [{ name: 'Vigil text classifier (trained on Davidson et al. 2017 labelled tweets)', version: model.version, source, license: 'MIT' }],
+    datasets: [{ name: 'Vigil text classifier (trained on Davidson et al. 2017 labelled tweets and project-written sentences)', version: model.version, source, license: 'MIT' }],
   };
 }

@@ -48,10 +48,10 @@ describe('GET /scoring/profanity', () => {
     assert.equal(body.data.totalBadWords, 3);
   });
 
-  it('catches abuse with no listed word through the model', async () => {
+  it('catches abuse without swear words: an addressed insult and incitement to self-harm', async () => {
     const body = await get({ text: 'you are worthless, go die', listBadWords: 'yes' });
     assert.equal(body.data.isML, true);
-    assert.deepEqual(body.data.badWords, []);
+    assert.deepEqual(body.data.badWords, ['worthless', 'go die']);
     assert.equal(body.data.isSafe, false);
   });
 

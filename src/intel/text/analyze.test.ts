@@ -120,7 +120,7 @@ describe('model stage and the combined score', () => {
   it('catches abuse with no listed word', () => {
     const r = analyzeText(engine, 'you are worthless, go die');
     assert.equal(r.isML, true);
-    assert.deepEqual(r.badWords, []);
+    assert.deepEqual(r.badWords, ['worthless', 'go die']);
     assert.equal(r.isSafe, false, `risk ${r.riskScore}`);
   });
   for (const [, text] of CLEAN.filter(([, t]) => /^[\x20-\x7e]+$/.test(t))) {
@@ -164,10 +164,11 @@ describe('risk formula', () => {
   });
   it('combination', () => {
     assert.equal(combineRisk([hit('strong')], null), 0.6);
-    assert.equal(combineRisk([], 0.7), 0.7);
-    assert.ok(Math.abs(combineRisk([hit('strong')], 0.1) - 0.6) < 1e-12, 'the model never lowers a strong word');
-    assert.ok(Math.abs(combineRisk([hit('mild')], 0.1) - 0.25 * 0.55) < 1e-12, 'a mild English word counts half when the model says harmless');
-    assert.equal(combineRisk([hit('mild', 'de')], 0.1), 0.25);
+    assert.ok(Math.abs(combineRisk([], 0.7) - 0.7) < 1e-12);
+    assert.equal(combineRisk([], 0), 0, 'no word, no finding, no model evidence: 0');
+    assert.ok(Math.abs(combineRisk([hit('strong')], 0.1) - (1 - 0.4 * 0.9)) < 1e-12, 'the model never lowers a strong word');
+    assert.ok(Math.abs(combineRisk([hit('mild')], 0) - 0.25 * 0.5) < 1e-12, 'a mild English word counts half when the model says harmless');
+    assert.ok(Math.abs(combineRisk([hit('mild', 'de')], 0.1) - (1 - 0.75 * 0.9)) < 1e-12);
     assert.equal(combineRisk([hit('strong')], 1), 1);
   });
 });

@@ -1,23 +1,23 @@
 /**
- * The profanity engine: normalises a text once, runs the dictionary stage and (for text the model
- * can read) the model stage, and combines them into one risk score (docs/api-decisions.md
- * "Profanity"):
+ * The profanity engine: normalises a text once, runs the dictionary stage (word lists and abuse
+ * patterns) and, for text the model can read, the model stage, and combines them into one risk
+ * score (docs/text-model.md "Score"):
  *
- *   dictionary D(h) = 1 - Π(1 - s) over flagged words h, s = 0.6 strong, 0.25 mild
- *   M = mild English words (the only ones the model judges), R = the rest (strong words, mild
- *   words of other languages, emoji)
- *   with the model (isML):  risk = max(p, 1 - (1 - D(R)) × (1 - D(M) × (0.5 + 0.5 p)))
- *   without it:             risk = D(all)
+ *   dictionary D(h) = 1 - Π(1 - s) over flagged words and abuse findings h, s = 0.6 strong, 0.25 mild
+ *   M = mild English words (the only ones the model judges), R = the rest
+ *   p = the model's probability, calibrated to the expected base rate of abuse (train.ts `calibrate`)
+ *   risk = 1 - (1 - D(R)) × (1 - D(M) × (0.5 + 0.5 p)) × (1 - p)      (p = 0 without the model)
  *
- * so a strong word alone gives at least 0.6 (unsafe), the model can lift any text to its own
- * probability p, and a mild English word (`stupid`, `hell`, `negro` in Spanish) counts half when
- * the model reads the text as harmless. The model never lowers strong words (it was trained on
- * tweets and misses many of them) nor words of languages it was not trained on.
+ * Evidence adds up as independent signals: a strong word or an abuse finding alone gives at least
+ * 0.6 (unsafe), the model alone gives its calibrated probability, and a mild English word counts
+ * half when the model reads the text as harmless. Text with no listed word, no finding and no model
+ * evidence scores about 0 in every script, so one threshold means the same in every language.
  */
-import { findHits } from './dictionary.ts';
-import { featureIndices, modelForms, predict } from './features.ts';
+import { excusedTokens, findHits } from './dictionary.ts';
+import { featureIndices, formSpans, predict } from './features.ts';
 import { normalize } from './normalize.ts';
 import { tokenize, type Token } from './tokens.ts';
+import { calibrate } from './train.ts';
 import type { Hit, Lexicon, TextAnalysis, TextModel } from './types.ts';
 
 export const STRONG_WEIGHT = 0.6;
@@ -46,12 +46,20 @@ const MODEL_LANGS = new Set(['en', 'obscenity']);
 
 const judgedByModel = (h: Hit): boolean => h.severity === 'mild' && MODEL_LANGS.has(h.lang);
 
-/** The combined risk (see the module comment). */
+/** The combined risk (see the module comment); `model` is the calibrated probability. */
 export function combineRisk(hits: readonly Hit[], model: number | null): number {
   if (model === null) return dictionaryScore(hits);
   const judged = dictionaryScore(hits.filter(judgedByModel));
   const rest = dictionaryScore(hits.filter((h) => !judgedByModel(h)));
-  return Math.max(model, 1 - (1 - rest) * (1 - judged * (0.5 + 0.5 * model)));
+  return 1 - (1 - rest) * (1 - judged * (0.5 + 0.5 * model)) * (1 - model);
+}
+
+/** The model's calibrated probability for a text, skipping excused words (`Moby Dick`); null when it does not apply. */
+export function modelProbability(model: TextModel, text: string, tokens: readonly Token[], excused: readonly boolean[]): number | null {
+  if (!modelApplies(tokens)) return null;
+  const skip = tokens.filter((_, i) => excused[i] === true);
+  const forms = formSpans(text, tokens).filter((f) => !skip.some((t) => t.from < f.to && f.from < t.to)).map((f) => f.form);
+  return calibrate(model.calibration, predict(model.weights, model.bias, featureIndices(forms, model.buckets)));
 }
 
 /**
@@ -78,13 +86,10 @@ export function modelApplies(tokens: readonly Token[]): boolean {
 export function analyzeText(engine: TextEngine, text: string): TextAnalysis {
   const norm = normalize(text);
   const tokens = tokenize(norm.text);
-  const hits = findHits(engine.lexicon, norm, tokens);
+  const excused = excusedTokens(engine.lexicon, tokens);
+  const hits = findHits(engine.lexicon, norm, tokens, excused);
   const dictionary = dictionaryScore(hits);
-  const model = engine.model;
-  let modelScore: number | null = null;
-  if (model && modelApplies(tokens)) {
-    modelScore = predict(model.weights, model.bias, featureIndices(modelForms(norm.text, tokens), model.buckets));
-  }
+  const modelScore = engine.model ? modelProbability(engine.model, norm.text, tokens, excused) : null;
   const riskScore = round3(combineRisk(hits, modelScore));
   return {
     riskScore,

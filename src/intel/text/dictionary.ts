@@ -4,15 +4,17 @@
  * Arabic words with glued prefixes, substrings of Han/Kana runs, and obscenity's English patterns
  * (which catch compounds such as `motherfucker`). Whitelisted words are never flagged.
  */
+import { findAbuse } from './abuse.ts';
 import type { Normalized } from './normalize.ts';
 import { spreadTokens, tokenize, type Token } from './tokens.ts';
-import type { Hit, LexEntry, Lexicon, Severity } from './types.ts';
+import type { AbuseKind, Hit, LexEntry, Lexicon, Severity } from './types.ts';
 
 interface NormHit {
   from: number;
   to: number;
   severity: Severity;
   lang: string;
+  kind?: AbuseKind;
 }
 
 /** Arabic letters (basic block and presentation forms are folded into it by normalize). */
@@ -105,11 +107,43 @@ function isWhitelisted(lex: Lexicon, t: Token): boolean {
   return lex.whitelist.has(t.raw) || (t.variants.length > 1 && t.variants.some((v) => lex.whitelist.has(v)));
 }
 
+/**
+ * Tokens used in a harmless sense the text names (`dykes` with `Netherlands`, `dick` in
+ * `Moby Dick`): true at their index.
+ */
+function harmlessSenses(lex: Lexicon, tokens: readonly Token[]): boolean[] {
+  const out = tokens.map(() => false);
+  let any = false;
+  for (const t of tokens) if (!t.cjk && lex.senses.has(t.raw)) any = true;
+  if (!any) return out;
+  const present = new Set(tokens.map((t) => t.raw));
+  tokens.forEach((t, i) => {
+    const context = t.cjk ? undefined : lex.senses.get(t.raw);
+    if (context) for (const w of context) if (present.has(w)) out[i] = true;
+  });
+  return out;
+}
+
+/**
+ * Whole-word judgement of a pattern found inside a word: `assorted` and `Fukuoka` only contain
+ * `ass` and `fuk`; `motherfucker`, `shitty` and `dickhead` are compounds of the bad word.
+ */
+function isCompound(lex: Lexicon, before: string, after: string): boolean {
+  const ok = (part: string, set: ReadonlySet<string>): boolean => part === '' || set.has(part) || lex.words.get(part)?.severity === 'strong';
+  return ok(before, lex.compoundPrefixes) && ok(after, lex.compoundSuffixes);
+}
+
+/** Tokens never flagged: whitelisted, or used in a harmless sense the text names. The model skips them too. */
+export function excusedTokens(lex: Lexicon, tokens: readonly Token[]): boolean[] {
+  const senses = harmlessSenses(lex, tokens);
+  return tokens.map((t, i) => !t.cjk && (senses[i] === true || isWhitelisted(lex, t)));
+}
+
 /** Every listed word in `norm`, as spans of the original text, in order, overlaps merged. */
-export function findHits(lex: Lexicon, norm: Normalized, tokens: readonly Token[] = tokenize(norm.text)): Hit[] {
+export function findHits(lex: Lexicon, norm: Normalized, tokens: readonly Token[] = tokenize(norm.text), excused = excusedTokens(lex, tokens)): Hit[] {
   const text = norm.text;
   const found: NormHit[] = [];
-  const whitelisted: boolean[] = tokens.map((t) => !t.cjk && isWhitelisted(lex, t));
+  const whitelisted = excused;
 
   tokens.forEach((t, i) => {
     if (t.cjk) {
@@ -163,11 +197,16 @@ export function findHits(lex: Lexicon, norm: Normalized, tokens: readonly Token[
         if (whitelisted[i]) allowed = true;
       }
       if (allowed) continue;
+      // Inside one word: the rest of the word must make a compound of the bad word, not another word.
+      const only = touched.length === 1 ? touched[0] : undefined;
+      if (only && !isCompound(lex, text.slice(only.from, m.start), text.slice(m.end, only.to))) continue;
+      if (touched.length > 1 && (touched[0]?.from !== m.start || touched[touched.length - 1]?.to !== m.end)) continue;
       // A word the curated lists rate mild (`negro` is Spanish for black) stays mild.
       const own = touched.length === 1 && touched[0] ? lookupWord(lex, touched[0]) : undefined;
       found.push({ from, to, severity: own?.severity === 'mild' ? 'mild' : 'strong', lang: own?.lang ?? 'obscenity' });
     }
   }
+  for (const a of findAbuse(lex.abuse, text, tokens)) found.push(a);
   return toOriginal(norm, merge(found));
 }
 
@@ -191,9 +230,10 @@ function merge(hits: NormHit[]): NormHit[] {
     const last = out[out.length - 1];
     if (last && h.from < last.to) {
       last.to = Math.max(last.to, h.to);
-      if (h.severity === 'strong') {
+      if (h.severity === 'strong' && (last.severity !== 'strong' || (h.kind !== undefined && last.kind === undefined))) {
         last.severity = 'strong';
         last.lang = h.lang;
+        last.kind = h.kind;
       }
     } else {
       out.push({ ...h });
@@ -208,5 +248,6 @@ function toOriginal(norm: Normalized, hits: NormHit[]): Hit[] {
     end: norm.end[h.to - 1] ?? 0,
     severity: h.severity,
     lang: h.lang,
+    ...(h.kind === undefined ? {} : { kind: h.kind }),
   }));
 }

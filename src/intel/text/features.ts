@@ -1,13 +1,15 @@
 /**
  * Features of the text classifier, shared by the engine and the training script so that both see
- * exactly the same thing: hashed word unigrams and bigrams of the de-obfuscated tokens. Every
- * emitted feature has the value 1/sqrt(number emitted). Character n-grams were tried and dropped:
- * they made `assassin` look like `ass` and unknown foreign words look abusive.
+ * exactly the same thing: hashed word unigrams and bigrams of the de-obfuscated tokens, and
+ * character 3- to 5-grams of each word. Every emitted feature has the value featureValue(number
+ * emitted). Character n-grams once made `assassin` look like `ass` and unknown foreign words look
+ * abusive; with whitelisted and harmless-sense words skipped and the calibrated prior, they now
+ * generalise better than words alone (docs/text-model.md "Model choices").
  */
 import { spreadTokens, type Token } from './tokens.ts';
 
 /** Bump when the features change: a model trained on other features must not be loaded. */
-export const FEATURES_VERSION = 'w1b1-fnv1a-v1';
+export const FEATURES_VERSION = 'w1b1c35-fnv1a-v2';
 
 /** At most this many tokens feed the model (about 10,000 characters of ordinary text). */
 export const MAX_MODEL_TOKENS = 2500;
@@ -28,6 +30,7 @@ function hashString(seed: number, s: string): number {
 // Distinct seeds keep the feature kinds apart in the hashed space.
 const SEED_WORD = mix(FNV_OFFSET, 0x77);
 const SEED_BIGRAM = mix(FNV_OFFSET, 0x62);
+const SEED_CHAR = mix(FNV_OFFSET, 0x63);
 
 /** The form of a token the model sees: its de-obfuscated variant (leetspeak resolved, runs shortened). */
 export function modelForm(t: Token): string {
@@ -36,40 +39,70 @@ export function modelForm(t: Token): string {
   return v.length > 1 ? (v[v.length - 1] ?? t.raw) : t.raw;
 }
 
+/** One word as the model and the abuse patterns read it, with its span in the normalised text. */
+export interface FormSpan {
+  readonly form: string;
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
- * The words the model reads from normalised text and its tokens: CJK runs left out, letters spread
- * with separators (`f.u.c.k`) joined, obfuscated words resolved.
+ * The words read from normalised text and its tokens: CJK runs left out, letters spread with
+ * separators (`f.u.c.k`) joined, obfuscated words resolved.
  */
-export function modelForms(text: string, tokens: readonly Token[]): string[] {
+export function formSpans(text: string, tokens: readonly Token[]): FormSpan[] {
   const spreads = spreadTokens(text, tokens);
-  const out: string[] = [];
+  const out: FormSpan[] = [];
   let s = 0;
   for (const t of tokens) {
     const sp = spreads[s];
     if (sp && t.from >= sp.from) {
       if (t.to < sp.to) continue;
-      out.push(modelForm(sp));
+      out.push({ form: modelForm(sp), from: sp.from, to: sp.to });
       s++;
       continue;
     }
-    if (!t.cjk) out.push(modelForm(t));
+    if (!t.cjk) out.push({ form: modelForm(t), from: t.from, to: t.to });
   }
   return out;
 }
 
-/** The hashed feature indices of a token sequence, in `buckets` (a power of two). Repeats count. */
+/** The words the model reads (see formSpans). */
+export function modelForms(text: string, tokens: readonly Token[]): string[] {
+  return formSpans(text, tokens).map((f) => f.form);
+}
+
+/** Character n-grams of each word, from MIN_CHAR_NGRAM to MAX_CHAR_NGRAM characters (with word edges). */
+export const CHAR_NGRAMS = { min: 3, max: 5 };
+
+/**
+ * The hashed feature indices of a token sequence, in `buckets` (a power of two): word unigrams
+ * and bigrams, and character n-grams of each word with its edges (`<fu`, `fuc`, `uck>`), which
+ * carry what the tweets taught about a word to its spelling variants and inflections. Repeats count.
+ */
 export function featureIndices(forms: readonly string[], buckets: number): Int32Array {
   const mask = buckets - 1;
   const n = Math.min(forms.length, MAX_MODEL_TOKENS);
-  const out = new Int32Array(2 * n);
+  const out: number[] = [];
   let prev = '';
+  const { min, max } = CHAR_NGRAMS;
   for (let k = 0; k < n; k++) {
     const w = forms[k] ?? '';
-    out[2 * k] = hashString(SEED_WORD, w) & mask;
-    out[2 * k + 1] = hashString(mix(hashString(SEED_BIGRAM, prev), 0x20), w) & mask;
+    out.push(hashString(SEED_WORD, w) & mask, hashString(mix(hashString(SEED_BIGRAM, prev), 0x20), w) & mask);
     prev = w;
+    // Short words are whole-word features only: their few n-grams would carry each a large weight.
+    if (max < min || w.length < 3) continue;
+    const padded = `<${w}>`;
+    const len = padded.length;
+    for (let i = 0; i + min <= len; i++) {
+      let h = SEED_CHAR;
+      for (let j = i; j < len && j - i < max; j++) {
+        h = mix(h, padded.charCodeAt(j));
+        if (j - i + 1 >= min) out.push(h & mask);
+      }
+    }
   }
-  return out;
+  return Int32Array.from(out);
 }
 
 /** Logistic function. */
@@ -77,10 +110,19 @@ export function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
+/**
+ * The value of each of n emitted features: 1/sqrt(n), but never more than 1/sqrt(MIN_FEATURES),
+ * so that a text of one short word (`a`, 2 features) cannot swing the model with a single weight.
+ */
+export const MIN_FEATURES = 16;
+export function featureValue(n: number): number {
+  return n === 0 ? 0 : 1 / Math.sqrt(Math.max(n, MIN_FEATURES));
+}
+
 /** The model's probability that `indices` (from featureIndices) are abusive. */
 export function predict(weights: Float64Array, bias: number, indices: Int32Array): number {
   if (indices.length === 0) return sigmoid(bias);
   let z = 0;
   for (let i = 0; i < indices.length; i++) z += weights[indices[i] ?? 0] ?? 0;
-  return sigmoid(bias + z / Math.sqrt(indices.length));
+  return sigmoid(bias + z * featureValue(indices.length));
 }

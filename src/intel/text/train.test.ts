@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cleanTweet, davidsonExamples, dequantize, metrics, parseCsv, permutation, quantize, split, textFeatures, train, type Example } from './train.ts';
+import { calibrate, cleanTweet, fitPlatt, prng, rocAuc, davidsonExamples, dequantize, metrics, parseCsv, permutation, quantize, split, textFeatures, train, type Example } from './train.ts';
 import { predict } from './features.ts';
 
 describe('parseCsv', () => {
@@ -55,7 +55,7 @@ describe('train', () => {
     examples.push({ text: `you are a horrible vile person number ${i}`, label: 1 });
     examples.push({ text: `what a lovely sunny garden number ${i}`, label: 0 });
   }
-  const opts = { seed: 3, buckets: 1 << 12, epochs: 5, learningRate: 0.5, l2: 1e-6, scale: 10_000 };
+  const opts = { seed: 3, buckets: 1 << 12, epochs: 5, learningRate: 0.5, l2: 1e-6, scale: 10_000, baseRate: 0.08 };
 
   it('separates separable data and is deterministic', () => {
     const a = train(examples, opts);
@@ -71,5 +71,35 @@ describe('train', () => {
     assert.ok(q.weights.every(([i, w]) => Number.isInteger(i) && Number.isInteger(w) && w !== 0));
     const back = dequantize({ buckets: opts.buckets, scale: opts.scale, bias: q.bias, weights: q.weights });
     for (let i = 0; i < weights.length; i++) assert.ok(Math.abs((back.weights[i] ?? 0) - (weights[i] ?? 0)) <= 0.5 / opts.scale);
+  });
+});
+
+describe('calibration and AUC', () => {
+  it('ROC AUC: 1 for a perfect ranking, 0.5 for ties, 0 reversed', () => {
+    assert.equal(rocAuc([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9]), 1);
+    assert.equal(rocAuc([0, 1, 0, 1], [0.5, 0.5, 0.5, 0.5]), 0.5);
+    assert.equal(rocAuc([1, 1, 0, 0], [0.1, 0.2, 0.8, 0.9]), 0);
+    assert.equal(rocAuc([0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8]), 0.5);
+  });
+  it('Platt scaling recovers the scale of over-confident scores', () => {
+    // Scores whose logit is twice the true log-odds, classes balanced: a ≈ 0.5, b ≈ 0.
+    const ps: number[] = [];
+    const labels: Array<0 | 1> = [];
+    const rnd = prng(7);
+    for (let i = 0; i < 4000; i++) {
+      const z = (rnd() - 0.5) * 8;
+      const y = rnd() < 1 / (1 + Math.exp(-z)) ? 1 : 0;
+      ps.push(1 / (1 + Math.exp(-2 * z)));
+      labels.push(y);
+    }
+    const { a, b } = fitPlatt(ps, labels);
+    assert.ok(Math.abs(a - 0.5) < 0.08, `a ${a}`);
+    assert.ok(Math.abs(b) < 0.15, `b ${b}`);
+  });
+  it('moves the prior to the base rate: an even score becomes the base rate', () => {
+    const c = { a: 1, b: 0, baseRate: 0.08 };
+    assert.ok(Math.abs(calibrate(c, 0.5) - 0.08) < 1e-9);
+    assert.ok(calibrate(c, 0.99) > 0.85);
+    assert.ok(calibrate(c, 0.2) < 0.03);
   });
 });

@@ -1,4 +1,8 @@
 /** Types of the text (profanity) engine. */
+import type { AbuseRules } from './abuse.ts';
+
+/** What an abuse pattern found (src/data/text-abuse.ts). */
+export type AbuseKind = 'threat' | 'self-harm' | 'hate' | 'dehumanising' | 'insult';
 
 /** How sure a listed word is abusive: `strong` alone makes a text unsafe, `mild` needs company. */
 export type Severity = 'strong' | 'mild';
@@ -48,6 +52,13 @@ export interface Lexicon {
   readonly cjkWhitelist: readonly string[];
   /** English substring patterns with their own whitelist (obscenity's English preset). */
   readonly matcher: SubstringMatcher;
+  /** Threats, incitement to self-harm, hate and addressed insults (abuse.ts). */
+  readonly abuse: AbuseRules;
+  /** Words with a harmless sense, and the words that name that sense (`dyke`: `netherlands`...). */
+  readonly senses: ReadonlyMap<string, ReadonlySet<string>>;
+  /** What may precede or follow a pattern inside a longer word (`mother`+`fuck`+`er`). */
+  readonly compoundPrefixes: ReadonlySet<string>;
+  readonly compoundSuffixes: ReadonlySet<string>;
   readonly version: string;
 }
 
@@ -57,6 +68,8 @@ export interface Hit {
   readonly end: number;
   readonly severity: Severity;
   readonly lang: string;
+  /** Set for abuse found by a pattern rather than a listed word. */
+  readonly kind?: AbuseKind;
 }
 
 /** Weights of the text classifier, as loaded from src/data/models/text-model.json. */
@@ -66,6 +79,8 @@ export interface TextModel {
   readonly buckets: number;
   readonly bias: number;
   readonly weights: Float64Array;
+  /** Platt scaling and base rate for the raw probability (train.ts `calibrate`). */
+  readonly calibration: { readonly a: number; readonly b: number; readonly baseRate: number };
 }
 
 /** What the engine computes for one text (the endpoint shapes the answer from it). */
@@ -73,7 +88,7 @@ export interface TextAnalysis {
   readonly riskScore: number;
   readonly isSafe: boolean;
   readonly isML: boolean;
-  /** Probability from the model, null when it did not take part. */
+  /** Calibrated probability from the model (at the expected base rate), null when it did not take part. */
   readonly modelScore: number | null;
   /** Score from the word lists alone. */
   readonly dictionaryScore: number;
