@@ -14,6 +14,7 @@ import type { EndpointDef } from './http/endpoint.ts';
 import { buildEndpoints, type EngineData } from './http/routes/index.ts';
 import { registerFlagRoutes } from './http/routes/flags.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
+import { logCanaryChanges } from './net/dns-canary.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from './http/transport.ts';
 import { Metrics } from './ops/metrics.ts';
@@ -135,7 +136,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done();
   });
   registerFlagRoutes(app);
-  registerHealthRoutes(app, { store, counters, metrics });
+  const canary = deps.data.domains.canary;
+  if (canary) logCanaryChanges(canary, logger);
+  registerHealthRoutes(app, { store, counters, metrics, dns: canary });
   registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store } });
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
     const done = await accounts.applySeed(seed);

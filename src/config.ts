@@ -64,6 +64,11 @@ const EnvSchema = z
     ),
     NETWORK: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     DNS_SERVERS: z.preprocess(emptyToUndefined, z.string().optional()),
+    // A name whose MX records must resolve; `off` disables the canary (net/dns-canary.ts).
+    DNS_CANARY_NAME: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^(?:off|(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?)$/, 'must be a domain name with MX records, or off').default('gmail.com'),
+    ),
     NETWORK_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(300)),
     NETWORK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(2000)),
     RDAP_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -117,6 +122,8 @@ export interface Config {
   network: boolean;
   /** DNS resolvers for domain checks (`ip`, `ip:port`, `[v6]:port`); empty: the system's. */
   dnsServers: string[];
+  /** DNS_CANARY_NAME: a name whose MX must resolve, else DNS negatives are unknown; null: no canary. */
+  dnsCanaryName: string | null;
   /** How long an answer waits for DNS/RDAP before unsettled facts are null (they complete into the cache). */
   networkBudgetMs: number;
   /** Timeout of one DNS query (an RDAP request gets 4 times this). */
@@ -191,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     webhookAllowPrivate: parseAllowedTargets(e.WEBHOOK_ALLOW_PRIVATE),
     network: e.NETWORK === 'on',
     dnsServers: parseDnsServers(e.DNS_SERVERS),
+    dnsCanaryName: e.DNS_CANARY_NAME === 'off' ? null : e.DNS_CANARY_NAME.toLowerCase().replace(/\.$/, ''),
     networkBudgetMs: e.NETWORK_BUDGET_MS,
     networkTimeoutMs: e.NETWORK_TIMEOUT_MS,
     rdapBootstrapFile: e.RDAP_BOOTSTRAP_FILE,

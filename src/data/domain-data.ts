@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
 import { DnsDomainNetwork } from '../intel/domain/network.ts';
 import type { DomainNetwork } from '../intel/domain/types.ts';
+import type { DnsCanary } from '../net/dns-canary.ts';
 import { DEFAULT_RDAP_BOOTSTRAP_FILE } from '../net/rdap.ts';
 import { loadDomainLists, type LoadedDomainLists } from './domain-lists.ts';
 
@@ -9,6 +10,8 @@ import { loadDomainLists, type LoadedDomainLists } from './domain-lists.ts';
 export interface DomainData {
   readonly lists: LoadedDomainLists;
   readonly network: DomainNetwork;
+  /** The resolver's canary (net/dns-canary.ts); null with the network off or DNS_CANARY_NAME=off. */
+  readonly canary: DnsCanary | null;
   /** Longest an answer waits for DNS/RDAP (NETWORK_BUDGET_MS). */
   readonly budgetMs: number;
   /** The lists' datasets (the dangerous-domains version changes on import) and the RDAP bootstrap. */
@@ -16,7 +19,7 @@ export interface DomainData {
 }
 
 /** The network part of the configuration, as DnsDomainNetwork takes it. */
-export type DomainNetworkConfig = Pick<Config, 'network' | 'dnsServers' | 'networkBudgetMs' | 'networkTimeoutMs' | 'rdapBootstrapFile'>;
+export type DomainNetworkConfig = Pick<Config, 'network' | 'dnsServers' | 'networkBudgetMs' | 'networkTimeoutMs' | 'rdapBootstrapFile'> & Partial<Pick<Config, 'dnsCanaryName'>>;
 
 /** Without a configuration (shared test data): network off, no imported datasets. */
 export function loadDomainData(config?: DomainNetworkConfig & Pick<Config, 'dataDir'>, overrides: { reloadMs?: number } = {}): DomainData {
@@ -27,6 +30,7 @@ export function loadDomainData(config?: DomainNetworkConfig & Pick<Config, 'data
     budgetMs: config?.networkBudgetMs ?? 300,
     timeoutMs: config?.networkTimeoutMs ?? 2000,
     rdapBootstrap: config?.rdapBootstrapFile,
+    canaryName: config?.dnsCanaryName ?? null,
   });
   const rdap: DatasetInfo = {
     name: 'rdap-bootstrap',
@@ -37,6 +41,7 @@ export function loadDomainData(config?: DomainNetworkConfig & Pick<Config, 'data
   return {
     lists,
     network,
+    canary: network.canary,
     budgetMs: network.budgetMs,
     get datasets(): readonly DatasetInfo[] {
       return [...lists.datasets, rdap];

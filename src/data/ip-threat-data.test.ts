@@ -156,6 +156,8 @@ describe('loadIpThreatData with the shared datasets imported', () => {
     { name: 'NordVPN (PacketHub, AU) by AS', ip: '192.0.2.1', asn: 147049, proxyType: 'VPN', hosting: true, dataset: 'vpn-operator-asns', type: 'hosting' },
     { name: 'Cisco OpenDNS AS36692', ip: '192.0.2.1', asn: 36692, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'hosting' },
     { name: 'Quad9 AS19281', ip: '192.0.2.1', asn: 19281, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'hosting' },
+    { name: 'Fastly AS54113 (CDN edge)', ip: '192.0.2.1', asn: 54113, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'hosting' },
+    { name: 'Akamai AS20940 (CDN edge)', ip: '192.0.2.1', asn: 20940, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'hosting' },
     { name: 'Cloudflare 1.1.1.1 by range', ip: '1.1.1.1', asn: 64496, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'isp' },
     { name: 'OpenDNS 208.67.220.220 by range', ip: '208.67.220.220', asn: 64496, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'isp' },
     { name: 'Quad9 IPv6 2620:fe::9 by range', ip: '2620:fe::9', asn: 64496, proxyType: null, hosting: true, dataset: 'anycast-infrastructure', type: 'isp' },

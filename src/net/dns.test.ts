@@ -54,3 +54,15 @@ describe('DnsClient against a local server', () => {
     assert.ok(performance.now() - t0 < 1500, 'one try, bounded by the timeout');
   });
 });
+
+describe('DNS_CANARY_NAME', () => {
+  it('defaults to gmail.com, takes a domain (lower-cased, trailing dot dropped) or off, and refuses anything else', () => {
+    assert.equal(loadConfig({}).dnsCanaryName, 'gmail.com');
+    assert.equal(loadConfig({ DNS_CANARY_NAME: '' }).dnsCanaryName, 'gmail.com');
+    assert.equal(loadConfig({ DNS_CANARY_NAME: 'Example.COM.' }).dnsCanaryName, 'example.com');
+    assert.equal(loadConfig({ DNS_CANARY_NAME: 'off' }).dnsCanaryName, null);
+    for (const bad of ['localhost', '1.2.3.4', 'a..com', 'exa mple.com', '-x.com']) {
+      assert.throws(() => loadConfig({ DNS_CANARY_NAME: bad }), /DNS_CANARY_NAME/, bad);
+    }
+  });
+});

@@ -58,7 +58,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'vigil-domain-'));
   const bootstrapFile = join(dir, 'dns.json');
   writeFileSync(bootstrapFile, JSON.stringify(rdap.bootstrap(['com'])));
-  const env = { DATA_DIR: dir, DNS_SERVERS: dns.address, NETWORK_BUDGET_MS: String(BUDGET_MS), NETWORK_TIMEOUT_MS: '400', RDAP_BOOTSTRAP_FILE: bootstrapFile };
+  const env = { DATA_DIR: dir, DNS_SERVERS: dns.address, DNS_CANARY_NAME: 'good.com', NETWORK_BUDGET_MS: String(BUDGET_MS), NETWORK_TIMEOUT_MS: '400', RDAP_BOOTSTRAP_FILE: bootstrapFile };
   domains = loadDomainData(loadConfig(env), { reloadMs: 50 });
   offDomains = loadDomainData(loadConfig({ ...env, NETWORK: 'off' }), { reloadMs: 0 });
   t = await makeTestApp({ seed, endpoints: (data, learning) => buildEndpoints({ ...data, domains }, learning) });

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Counters, Store } from '../../store/ports.ts';
 import type { Metrics } from '../../ops/metrics.ts';
+import type { CanaryStatus, DnsCanary } from '../../net/dns-canary.ts';
 
-/** /healthz (process is up), /readyz (store and counters answer), /metrics (Prometheus). */
-export function registerHealthRoutes(app: FastifyInstance, deps: { store: Store; counters: Counters; metrics: Metrics }): void {
+/**
+ * /healthz (process is up), /readyz (store and counters answer; `details.dns` tells whether the
+ * resolver passes its canary, without failing readiness: the API still answers, with DNS facts
+ * unknown), /metrics (Prometheus).
+ */
+export function registerHealthRoutes(app: FastifyInstance, deps: { store: Store; counters: Counters; metrics: Metrics; dns?: DnsCanary | null }): void {
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const checks: Record<string, string> = {};
@@ -15,9 +20,17 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { store: Store;
         checks[name] = 'unavailable';
       }
     };
-    await Promise.all([probe(`store:${deps.store.kind}`, () => deps.store.ping()), probe(`counters:${deps.counters.kind}`, () => deps.counters.ping())]);
+    const canary = deps.dns ?? null;
+    let dns: CanaryStatus | { state: 'off' } = { state: 'off' };
+    await Promise.all([
+      probe(`store:${deps.store.kind}`, () => deps.store.ping()),
+      probe(`counters:${deps.counters.kind}`, () => deps.counters.ping()),
+      canary && Promise.race([canary.status(), new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]).then(() => {
+        dns = canary.peek();
+      }),
+    ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks });
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks, details: { dns } });
   });
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
     reply.header('content-type', deps.metrics.registry.contentType).send(await deps.metrics.text()),

@@ -194,3 +194,50 @@ describe('DnsDomainNetwork against a local DNS and RDAP server', () => {
     assert.equal(dns.queries.length, before);
   });
 });
+
+describe('the resolver canary (issue 25 item 5)', () => {
+  it('a canary that resolves: negative answers stay false', async () => {
+    const net = network({ canaryName: 'good.com' });
+    assert.equal((await net.facts('bare.com', { budgetMs: 1000, now: NOW })).is_mx, false);
+    assert.equal(net.canary?.peek().state, 'ok');
+  });
+
+  it('a canary that fails (NXDOMAIN): negative answers are unknown, found ones stay, and it recovers', async () => {
+    let clock = 0;
+    const net = network({ canaryName: 'canary.example.com', canaryTtlMs: { ok: 60_000, failing: 1000 }, clock: () => clock });
+    const changes: string[] = [];
+    net.canary?.onChange((now, before) => changes.push(`${before.state}->${now.state}${now.problem === null ? '' : ` (${now.problem})`}`));
+    const bare = await net.facts('bare.com', { budgetMs: 1000, now: NOW });
+    assert.deepEqual([bare.is_mx, bare.is_spf, bare.is_dmarc, bare.is_dkim, bare.is_bimi], [null, null, null, null, null]);
+    assert.equal((await net.facts('good.com', { budgetMs: 1000, now: NOW })).is_mx, true);
+    // Many calls, one change: one log line, not one per request.
+    for (const d of ['a-nothing.com', 'b-nothing.com', 'c-nothing.com']) assert.equal((await net.facts(d, { budgetMs: 1000, now: NOW })).is_mx, null);
+    assert.deepEqual(changes, ['unchecked->failing (NXDOMAIN)']);
+    // The resolver is fixed; past the failing verdict's time to live (and the failure cache), false again.
+    dns.zone.mx = { ...dns.zone.mx, 'canary.example.com': [{ exchange: 'mx.canary.example.com', priority: 1 }] };
+    clock += 31_000;
+    assert.equal((await net.facts('d-nothing.com', { budgetMs: 1000, now: NOW })).is_mx, false);
+    assert.deepEqual(changes, ['unchecked->failing (NXDOMAIN)', 'failing->ok']);
+    assert.equal(net.canary?.peek().problem, null);
+  });
+
+  it('logCanaryChanges logs a failure once and the recovery once', async () => {
+    const { DnsCanary, logCanaryChanges } = await import('../../net/dns-canary.ts');
+    const { DnsClient } = await import('../../net/dns.ts');
+    let clock = 0;
+    const canary = new DnsCanary(new DnsClient({ servers: [dns.address], timeoutMs: 400 }), { name: 'canary2.example.com', failTtlMs: 10, clock: () => clock });
+    const lines: Array<[string, string]> = [];
+    logCanaryChanges(canary, { warn: (_o: unknown, msg: string) => lines.push(['warn', msg]), info: (_o: unknown, msg: string) => lines.push(['info', msg]) } as never);
+    for (let i = 0; i < 3; i++) {
+      await canary.status();
+      clock += 20;
+    }
+    dns.zone.mx = { ...dns.zone.mx, 'canary2.example.com': [{ exchange: 'mx.example.com', priority: 1 }] };
+    for (let i = 0; i < 3; i++) {
+      await canary.status();
+      clock += 20;
+    }
+    assert.deepEqual(lines.map(([level]) => level), ['warn', 'info']);
+    assert.match(lines[0]![1], /canary2\.example\.com: NXDOMAIN/);
+  });
+});

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { DnsClient, type DnsOutcome } from '../../net/dns.ts';
+import { DnsCanary } from '../../net/dns-canary.ts';
 import { DEFAULT_RDAP_BOOTSTRAP_FILE, RdapBootstrap, RdapClient, type RdapBootstrapJson } from '../../net/rdap.ts';
 import { TtlCache } from '../../net/ttl-cache.ts';
 import { isNewDomain } from './age.ts';
@@ -50,6 +51,13 @@ export interface DnsDomainNetworkOptions {
    */
   maxInFlight?: number;
   dkimSelectors?: readonly string[];
+  /**
+   * A name whose MX records must resolve (DNS_CANARY_NAME); while the resolver fails it, a negative
+   * answer is unknown (null), not false (net/dns-canary.ts). Null or absent: no canary.
+   */
+  canaryName?: string | null;
+  /** Times to live of the canary's passing and failing verdicts (tests; defaults 60 s and 10 s). */
+  canaryTtlMs?: { ok: number; failing: number };
   /** Monotonic-enough milliseconds for cache expiry (tests). */
   clock?: () => number;
 }
@@ -84,6 +92,8 @@ export class DnsDomainNetwork implements DomainNetwork {
   readonly network: boolean;
   readonly budgetMs: number;
   readonly rdapBootstrap: RdapBootstrap | null;
+  /** The resolver's canary; null with the network off or no canary name. */
+  readonly canary: DnsCanary | null;
   private readonly dns: DnsClient | null;
   private readonly rdap: RdapClient | null;
   private readonly cache: TtlCache<unknown>;
@@ -107,10 +117,18 @@ export class DnsDomainNetwork implements DomainNetwork {
       this.dns = new DnsClient({ servers: opts.servers, timeoutMs: opts.timeoutMs });
       this.rdapBootstrap = loadBootstrap(opts.rdapBootstrap);
       this.rdap = new RdapClient({ bootstrap: this.rdapBootstrap, timeoutMs: opts.rdapTimeoutMs ?? 4 * opts.timeoutMs });
+      this.canary = opts.canaryName
+        ? new DnsCanary(this.dns, {
+          name: opts.canaryName,
+          ...(opts.canaryTtlMs && { okTtlMs: opts.canaryTtlMs.ok, failTtlMs: opts.canaryTtlMs.failing }),
+          ...(opts.clock && { clock: opts.clock }),
+        })
+        : null;
     } else {
       this.dns = null;
       this.rdap = null;
       this.rdapBootstrap = null;
+      this.canary = null;
     }
   }
 
@@ -120,6 +138,8 @@ export class DnsDomainNetwork implements DomainNetwork {
     const { dns, rdap } = this;
     if (name === null || dns === null || rdap === null) return { ...UNKNOWN_FACTS };
     const registrable = tldjs.getDomain(name) ?? name;
+    // Asked beside the facts, so a negative answer finds the verdict ready (shared, cached).
+    void this.canary?.status();
 
     const out: { mx: boolean | null; spf: boolean | null; dmarc: boolean | null; dkim: boolean | null; bimi: boolean | null; rdap: string | null } =
       { mx: null, spf: null, dmarc: null, dkim: null, bimi: null, rdap: null };
@@ -156,6 +176,7 @@ export class DnsDomainNetwork implements DomainNetwork {
     if (running !== undefined) return running as Promise<T | null>;
     if (this.inflight.size >= this.maxInFlight) return { value: null };
     const started = run()
+      .then((s) => this.believed(s))
       .catch((): Settled<T> => ({ value: null, ttlMs: this.errorTtlMs }))
       .then((s) => {
         this.cache.set(key, s.value, s.ttlMs);
@@ -164,6 +185,15 @@ export class DnsDomainNetwork implements DomainNetwork {
       .finally(() => this.inflight.delete(key));
     this.inflight.set(key, started);
     return started;
+  }
+
+  /**
+   * A negative answer (false) counts only while the resolver passes its canary; from a resolver
+   * that fails it (NXDOMAIN for every name, say) it is unknown, kept as briefly as a failure.
+   */
+  private async believed<T>(s: Settled<T>): Promise<Settled<T>> {
+    if (s.value !== false || this.canary === null || (await this.canary.healthy())) return s;
+    return { value: null, ttlMs: this.errorTtlMs };
   }
 
   private settle<T>(outcome: DnsOutcome<T>, found: (value: T) => boolean): Settled<boolean> {

@@ -42,7 +42,7 @@ const IP: FieldTable = {
     ...under('device.browser', ['name', 'title']),
   ],
   number: [
-    'IPNumber', 'continentGeoNameID', 'countryGeoNameID', 'location.population', 'timezone.offset',
+    'IPNumber', 'continentGeoNameID', 'countryGeoNameID', 'location.population', 'location.accuracyRadius', 'timezone.offset',
     'timezone.currentTimestamp', 'device.OS.64bits_mode', 'device.browser.version', 'device.browser.versionMajor',
   ],
   boolean: [
