@@ -21,6 +21,7 @@ import { applyPolicySeed, createPolicy, type Policy } from './policy/index.ts';
 import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
 import type { VelocitySource } from './learning/velocity.ts';
+import { IdentityHasher } from './learning/identity-hash.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
 
 export interface AppDeps {
@@ -81,7 +82,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const accounts = new AccountService(store, deps.secret, clock);
   const keys = new CachedKeyResolver(accounts);
   const metrics = new Metrics(deps.processMetrics ?? true);
-  const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log));
+  // User deletion by userID records this hash; buffered records and events of a deleted user are then left out.
+  const identities = new IdentityHasher(deps.secret);
+  const userHash = (userId: string): string => identities.hash('customer_id', userId);
+  const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log), userHash);
   recorder.start();
   const policy = createPolicy({
     store,
@@ -93,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
     webhookTargets: config.webhookAllowPrivate,
+    userHash,
   });
   const learning = createLearning({
     store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
