@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
+  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month)), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);

@@ -78,6 +78,13 @@ export class Recorder {
     else this.usage.set(k, { accountId, method, day, count: 1 });
   }
 
+  /** Usage of the account counted here in a `YYYY-MM` month and not written to the store yet. */
+  unflushedUsage(accountId: string, month: string): number {
+    let n = 0;
+    for (const row of this.usage.values()) if (row.accountId === accountId && row.day.startsWith(month)) n += row.count;
+    return n;
+  }
+
   logRequest(entry: RequestLogEntry): void {
     this.log.push(entry);
   }

@@ -395,6 +395,8 @@ export interface Counters {
   /** Adds `by` (may be negative) and returns the new value; sets the TTL when the key is created. */
   incr(key: string, by: number, ttlSeconds: number): Promise<number>;
   get(key: string): Promise<number>;
+  /** Adds `by` only if the key exists (keeping its TTL) and returns the new value; null, changing nothing, when it is absent. */
+  incrExisting(key: string, by: number): Promise<number | null>;
   /** Sets the value only if the key is absent; returns true when it was set. */
   setIfAbsent(key: string, value: number, ttlSeconds: number): Promise<boolean>;
   ping(): Promise<void>;

@@ -3,6 +3,9 @@ import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
 import { closeRedis, openRedis } from './connection.ts';
 
+/** INCRBY on a key that exists; nil (no key created) otherwise. */
+const INCR_EXISTING = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false";
+
 export interface RedisCountersOptions {
   url: string;
   /** Prepended to every key (default `vigil:`). */
@@ -36,6 +39,15 @@ export class RedisCounters implements Counters {
     const [error, value] = replies?.[0] ?? [new Error('Redis transaction was aborted'), null];
     if (error) throw error;
     if (typeof value !== 'number') throw new Error(`unexpected INCRBY reply: ${String(value)}`);
+    return value;
+  }
+
+  async incrExisting(key: string, by: number): Promise<number | null> {
+    checkInteger('by', by);
+    // One script, so nothing can create or drop the key between the check and the increment.
+    const value = await this.#redis.eval(INCR_EXISTING, 1, this.#prefix + key, by);
+    if (value === null) return null;
+    if (typeof value !== 'number') throw new Error(`unexpected INCRBY reply: ${typeof value}`);
     return value;
   }
 
