@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
 import { closeRedis, openRedis } from './connection.ts';
@@ -12,6 +12,8 @@ export interface RedisCountersOptions {
   prefix?: string;
   /** A call not answered within this time rejects (ms, default 1500). */
   commandTimeoutMs?: number;
+  /** REDIS_CLUSTER: a Redis Cluster client (each counter call touches one key, so no hash tags are needed). */
+  cluster?: boolean;
 }
 
 /**
@@ -20,13 +22,13 @@ export interface RedisCountersOptions {
  */
 export class RedisCounters implements Counters {
   readonly kind = 'redis' as const;
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #prefix: string;
   #closing: Promise<void> | undefined;
 
   constructor(options: RedisCountersOptions) {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
-    this.#redis = openRedis(options.url, options.commandTimeoutMs);
+    this.#redis = openRedis(options.url, options.commandTimeoutMs, options.cluster);
   }
 
   async incr(key: string, by: number, ttlSeconds: number): Promise<number> {
