@@ -22,6 +22,7 @@ import { applyPolicySeed, createPolicy, type Policy } from './policy/index.ts';
 import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
 import type { VelocitySource } from './learning/velocity.ts';
+import { IdentityHasher } from './learning/identity-hash.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
 import { capConnectionsPerAddress, timeoutOptions } from './http/connection-limits.ts';
 
@@ -87,7 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const keys = new CachedKeyResolver(accounts);
   const metrics = new Metrics(deps.processMetrics ?? true);
   capConnectionsPerAddress(app.server, { maxPerAddress: config.maxConnectionsPerIp, trustProxy: config.trustProxy, onRefused: () => metrics.refusedConnection() });
-  const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log));
+  // User deletion by userID records this hash; buffered records and events of a deleted user are then left out.
+  const identities = new IdentityHasher(deps.secret);
+  const userHash = (userId: string): string => identities.hash('customer_id', userId);
+  const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log), userHash);
   recorder.start();
   const policy = createPolicy({
     store,
@@ -99,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
     webhookTargets: config.webhookAllowPrivate,
+    userHash,
   });
   const learning = createLearning({
     store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
@@ -128,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
+  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month)), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);

@@ -28,6 +28,7 @@ const EnvSchema = z
         .optional(),
     ),
     REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).regex(/^[^\s{}]*$/, 'must not hold spaces or braces (keys are hash-tagged after it)').default('vigil:')),
+    REDIS_CLUSTER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
     SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info')),
@@ -94,6 +95,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every Redis key (several deployments can share one Redis). */
   redisPrefix: string;
+  /** REDIS_URL names a node of a Redis Cluster (velocity keys then carry the account as a hash tag). */
+  redisCluster: boolean;
   trustProxy: TrustProxy;
   /** Resolved by bootstrap (env or generated file); undefined only before bootstrap. */
   secretKey: string | undefined;
@@ -181,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    redisCluster: e.REDIS_CLUSTER === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     secretKey: e.SECRET_KEY,
     logLevel: e.LOG_LEVEL,

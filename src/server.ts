@@ -20,9 +20,9 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     poolSize: config.databasePoolSize,
     backgroundCheckpoint: { onFailure: (err) => logger.error({ err }, 'the WAL checkpoint worker failed; SQLite checkpoints in commits again') },
   });
-  const counters = await openCounters({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix });
+  const counters = await openCounters({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, redisCluster: config.redisCluster });
   // With REDIS_URL, payment velocity windows live in Redis too, shared by every instance.
-  const velocity = config.redisUrl ? new RedisVelocity({ url: config.redisUrl, prefix: config.redisPrefix }) : undefined;
+  const velocity = config.redisUrl ? new RedisVelocity({ url: config.redisUrl, prefix: config.redisPrefix, cluster: config.redisCluster }) : undefined;
   const data = loadEngineData(config);
   const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger, velocity });
 

@@ -21,6 +21,7 @@ const USAGE = `vigil: self-hosted fraud prevention API
 
 Usage:
   vigil serve                                   start the HTTP API (same as npm start)
+  vigil migrate                                 apply the store's pending migrations and exit (a deployment's migration step)
   vigil seed FILE                               load a seed file (idempotent)
   vigil plans list
   vigil accounts list
@@ -60,6 +61,13 @@ export async function main(argv: string[], env: Record<string, string | undefine
     case 'serve':
       await serve(config);
       return -1; // keep running
+    case 'migrate': {
+      // Every start migrates too (under an advisory lock on PostgreSQL); this is the same step on its own.
+      const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+      await store.close();
+      print({ migrated: store.kind });
+      return 0;
+    }
     case 'seed': {
       if (!sub) throw new AccountsError('invalid', 'usage: vigil seed FILE');
       let text: string;

@@ -1,4 +1,4 @@
-import type { DecisionRecord, PendingDecision, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
+import type { DecisionRecord, DeletedUser, PendingDecision, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
 import type { Logger } from 'pino';
 import { BatchInterrupted, writeIsolating } from '../store/unwritable.ts';
 
@@ -46,7 +46,25 @@ export class Recorder {
     private readonly logger: Logger,
     private readonly intervalMs = 1000,
     private readonly onDropped: (log: RecordLog) => void = () => undefined,
+    /** The keyed hash a user deletion by userID records (deleted users' buffered records are left out). */
+    private readonly userHash: (userId: string) => string = (userId) => userId,
   ) {}
+
+  /**
+   * Writes records under the store's deletion guard, leaving out those of users deleted since they were
+   * made (by any instance, while they waited here). The keyed hashes are computed only for the accounts
+   * that had a deletion, so a batch costs one tombstone read.
+   */
+  private guarded<R extends { accountId: string; at: string; userId: string | null }>(
+    records: readonly R[],
+    hashes: (record: R) => readonly string[],
+    write: (kept: R[]) => Promise<void>,
+  ): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    let since = records[0]!.at;
+    for (const r of records) if (r.at < since) since = r.at;
+    return this.store.deletedUsers.guard(records.map((r) => r.accountId), since, (deleted) => write(deleted.length === 0 ? [...records] : records.filter((r) => !isDeleted(r, hashes(r), deleted))));
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.flush(), this.intervalMs);
@@ -58,6 +76,13 @@ export class Recorder {
     const row = this.usage.get(k);
     if (row) row.count++;
     else this.usage.set(k, { accountId, method, day, count: 1 });
+  }
+
+  /** Usage of the account counted here in a `YYYY-MM` month and not written to the store yet. */
+  unflushedUsage(accountId: string, month: string): number {
+    let n = 0;
+    for (const row of this.usage.values()) if (row.accountId === accountId && row.day.startsWith(month)) n += row.count;
+    return n;
   }
 
   logRequest(entry: RequestLogEntry): void {
@@ -113,7 +138,8 @@ export class Recorder {
       while (written < decisions.length) {
         if (written > 0) await nextTurn();
         const chunk = decisions.slice(written, written + DECISION_CHUNK).map((d) => this.settled(d));
-        await writeIsolating(chunk, (records) => this.store.decisions.append(records), (record, err) => this.droppedDecision(record, err));
+        await this.guarded(chunk, (d) => [...(d.userId === null ? [] : [this.userHash(d.userId)]), ...(d.identities ?? [])], (kept) =>
+          writeIsolating(kept, (records) => this.store.decisions.append(records), (record, err) => this.droppedDecision(record, err)));
         written += chunk.length;
       }
       this.#decisionsFailing = false;
@@ -153,13 +179,22 @@ export class Recorder {
     try {
       if (rows.length > 0) await this.store.usage.add(rows);
       usageWritten = true;
-      if (entries.length > 0) await writeIsolating(entries, (batch) => this.store.requestLog.append(batch), (entry, err) => this.droppedEntry(entry, err));
+      let writing = entries;
+      try {
+        await this.guarded(entries, (e) => [this.userHash(e.userId)], (kept) => {
+          writing = kept;
+          return writeIsolating(kept, (batch) => this.store.requestLog.append(batch), (entry, err) => this.droppedEntry(entry, err));
+        });
+      } catch (err) {
+        // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
+        this.log.unshift(...writing.slice(err instanceof BatchInterrupted ? err.handled : 0));
+        throw err;
+      }
     } catch (err) {
-      // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
-      this.log.unshift(...entries.slice(err instanceof BatchInterrupted ? err.handled : 0));
       if (usageWritten) {
         this.logger.error({ err: err instanceof BatchInterrupted ? err.cause : err }, 'failed to write the request log; will retry');
       } else {
+        this.log.unshift(...entries);
         for (const r of rows) {
           const k = `${r.accountId}\u0000${r.method}\u0000${r.day}`;
           const cur = this.usage.get(k);
@@ -178,6 +213,11 @@ export class Recorder {
     this.onDropped('request');
     this.logger.error({ accountId: entry.accountId, operation: entry.operation, at: entry.at, reason: reasonOf(err) }, 'request log entry cannot be written; dropped');
   }
+}
+
+/** Whether a record made at `record.at` belongs to a user deleted at or after that time. */
+function isDeleted(record: { accountId: string; at: string }, hashes: readonly string[], deleted: readonly DeletedUser[]): boolean {
+  return deleted.some((d) => d.accountId === record.accountId && d.deletedAt >= record.at && hashes.includes(d.valueHash));
 }
 
 function reasonOf(err: unknown): string {

@@ -133,9 +133,13 @@ export class DeletionService {
       counts[category ?? 'transaction_data'] += n;
     };
 
-    await this.deps.flushLogs();
     const labelType: LabelType = target.type === 'user_id' ? 'customer_id' : target.type;
     const hash = hasher.hash(labelType, target.value);
+    // This instance's buffers are written first (their records are then removed and counted below). Other
+    // instances may hold records of this user in their buffers, or events on their way: the tombstone makes
+    // them leave those out when they write (not counted here), and returns once every write that missed it ended.
+    await this.deps.flushLogs();
+    await store.deletedUsers.add(accountId, [hash], new Date().toISOString());
     const fields: IdentityField[] = target.type === 'user_id' ? ['customer', 'user'] : [target.type];
 
     // Scorings and outcomes (with what they put in the velocity windows, the evidence and the model history).

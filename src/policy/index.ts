@@ -26,6 +26,8 @@ export interface PolicyOptions {
   worker: boolean;
   /** Private webhook targets allowed (WEBHOOK_ALLOW_PRIVATE); none when absent. */
   webhookTargets?: AllowedTargets;
+  /** The keyed hash of a userID as user deletion records it (events of deleted users are not stored). */
+  userHash?: (userId: string) => string;
 }
 
 const HOUR_MS = 3_600_000;
@@ -54,7 +56,7 @@ export function createPolicy(opts: PolicyOptions): Policy {
   // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).
   const raiser = new EventRaiser(store, logger, (accountId) => {
     if (worker && presence.mayHave(accountId)) worker.wake();
-  });
+  }, opts.userHash);
   worker?.start();
   const prune = (): void => {
     const before = new Date(clock().getTime() - opts.decisionLogDays * 24 * HOUR_MS).toISOString();

@@ -36,9 +36,9 @@ export async function openStore(opts: {
  * Redis counters when `redisUrl` is set (checked with a PING, so a wrong URL fails at boot rather than on the
  * first request), else in-process counters. `redisPrefix` defaults to `vigil:`; tests pass their own.
  */
-export async function openCounters(opts: { redisUrl?: string | undefined; redisPrefix?: string | undefined }): Promise<Counters> {
+export async function openCounters(opts: { redisUrl?: string | undefined; redisPrefix?: string | undefined; redisCluster?: boolean }): Promise<Counters> {
   if (!opts.redisUrl) return new MemoryCounters();
-  const counters = new RedisCounters({ url: opts.redisUrl, prefix: opts.redisPrefix });
+  const counters = new RedisCounters({ url: opts.redisUrl, prefix: opts.redisPrefix, cluster: opts.redisCluster });
   try {
     await counters.ping();
   } catch (error) {

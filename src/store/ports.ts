@@ -184,6 +184,8 @@ export interface NewEvent {
   createdAt: string;
   summary: Record<string, unknown>;
   identity?: { type: LabelType; hash: string } | null;
+  /** Keyed hashes of the user (userID, identity): a deletion of one of them at or after createdAt drops the event. */
+  deletedIf?: readonly string[];
 }
 
 export interface EventFilter {
@@ -335,6 +337,30 @@ export interface AccountLocks {
   withAccountLock<T>(scope: string, accountId: string, work: () => Promise<T>): Promise<T>;
 }
 
+/** A user deletion as later writes must honour it: the keyed hash deleted, and when. */
+export interface DeletedUser {
+  accountId: string;
+  valueHash: string;
+  deletedAt: string;
+}
+
+/**
+ * Tombstones of user deletions, for records created before a deletion but written after it by an instance
+ * that still had them buffered (request log, decision log) or in flight (events).
+ */
+export interface DeletedUsersPort {
+  /**
+   * Records the deletion; resolves once every `guard`ed write that could have missed it has ended, so what
+   * the deletion then removes includes everything written without it.
+   */
+  add(accountId: string, valueHashes: readonly string[], deletedAt: string): Promise<void>;
+  /** Runs a write of records of these accounts created at or after `since`, given the deletions it must leave out. */
+  guard<T>(accountIds: readonly string[], since: string, work: (deleted: readonly DeletedUser[]) => Promise<T>): Promise<T>;
+}
+
+/** Thrown by insertEvent when the event's user was deleted after the event was raised: it is not stored. */
+export class UserDeletedError extends Error {}
+
 /** Notice of policy changes committed by any instance (PostgreSQL LISTEN/NOTIFY; nothing on SQLite). */
 export interface PolicyChanges {
   /**
@@ -355,6 +381,7 @@ export interface Store extends LearningStore {
   readonly decisions: DecisionLogPort;
   readonly locks: AccountLocks;
   readonly policyChanges: PolicyChanges;
+  readonly deletedUsers: DeletedUsersPort;
   /** Applies pending migrations; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query; rejects otherwise. */
@@ -368,6 +395,8 @@ export interface Counters {
   /** Adds `by` (may be negative) and returns the new value; sets the TTL when the key is created. */
   incr(key: string, by: number, ttlSeconds: number): Promise<number>;
   get(key: string): Promise<number>;
+  /** Adds `by` only if the key exists (keeping its TTL) and returns the new value; null, changing nothing, when it is absent. */
+  incrExisting(key: string, by: number): Promise<number | null>;
   /** Sets the value only if the key is absent; returns true when it was set. */
   setIfAbsent(key: string, value: number, ttlSeconds: number): Promise<boolean>;
   ping(): Promise<void>;

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -121,6 +121,12 @@ describe('cli plans, accounts and keys (SQLite)', () => {
     assert.deepEqual(quota, { payg: null, premium: 1000000, standard: 100000, trial: 5000 });
     for (const p of plans) assert.deepEqual(p.flood, { limit: 1000, windowSeconds: 1 });
     assert.deepEqual(plans.find((p) => p.id === 'standard')?.modules, ['security']);
+  });
+
+  it('migrate: applies the migrations and exits 0 (a deployment\'s migration step)', async () => {
+    const dir = tempDir();
+    assert.deepEqual(ok<{ migrated: string }>(await vigil(['migrate'], { DATA_DIR: dir })), { migrated: 'sqlite' });
+    assert.ok(existsSync(join(dir, 'vigil.db')));
   });
 
   it('accounts create, then list shows it', async () => {

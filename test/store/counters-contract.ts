@@ -36,6 +36,16 @@ export function runCountersContract(name: string, factory: () => Promise<Counter
       assert.equal(await counters.get(key), 7);
     });
 
+    it('incrExisting changes an existing key only, and never creates one', async () => {
+      const key = uid('existing');
+      assert.equal(await counters.incrExisting(key, 1), null);
+      assert.equal(await counters.get(key), 0);
+      assert.equal(await counters.setIfAbsent(key, 20, 60), true);
+      assert.equal(await counters.incrExisting(key, 1), 21);
+      assert.equal(await counters.incrExisting(key, -2), 19);
+      assert.equal(await counters.get(key), 19);
+    });
+
     it('accepts negative increments, also on a new key', async () => {
       const key = uid('negative');
       assert.equal(await counters.incr(key, 5, 60), 5);

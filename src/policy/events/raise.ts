@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { StoredEvent, Store } from '../../store/ports.ts';
+import { UserDeletedError, type StoredEvent, type Store } from '../../store/ports.ts';
 import type { PolicySubject, RaisedEvent } from '../types.ts';
 
 export interface EventOrigin {
@@ -18,6 +18,8 @@ export class EventRaiser {
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly onStored: (accountId: string) => void = () => undefined,
+    /** The keyed hash a user deletion by userID records: an event of a user deleted before it is stored is dropped. */
+    private readonly userHash: (userId: string) => string = (userId) => userId,
   ) {}
 
   /**
@@ -50,9 +52,12 @@ export class EventRaiser {
             createdAt: origin.at.toISOString(),
             summary: event.summary,
             identity: event.identity ?? null,
+            deletedIf: [...(origin.userId === null ? [] : [this.userHash(origin.userId)]), ...(event.identity ? [event.identity.hash] : [])],
           }),
         );
       } catch (err) {
+        // The user was deleted (through any instance) while this event was on its way to the store.
+        if (err instanceof UserDeletedError) continue;
         this.logger.error({ err, accountId: origin.accountId, kind: event.kind }, 'event could not be stored');
       }
     }

@@ -53,6 +53,16 @@ export class MemoryCounters implements Counters {
     });
   }
 
+  incrExisting(key: string, by: number): Promise<number | null> {
+    return settle(() => {
+      checkInteger('by', by);
+      const entry = this.#live(key, this.#now());
+      if (!entry) return null;
+      entry.value += by;
+      return entry.value;
+    });
+  }
+
   get(key: string): Promise<number> {
     return settle(() => this.#live(key, this.#now())?.value ?? 0);
   }

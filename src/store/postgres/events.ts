@@ -23,6 +23,7 @@ import {
   userDeletion,
 } from '../event-rows.ts';
 import { withTransaction } from './transaction.ts';
+import { UserDeletedError } from '../ports.ts';
 import { isoSql, isoTimestamp } from './values.ts';
 
 const eventColumns = (t: string): string =>
@@ -67,7 +68,10 @@ const Q = {
     name: 'vigil_events_insert',
     text: `
       WITH counter AS (
-        INSERT INTO event_counters (account_id, last_event_id) VALUES ($1, 1)
+        -- Nothing (and no id used) when the event's user was deleted after it was raised ($11: their keyed hashes).
+        INSERT INTO event_counters (account_id, last_event_id)
+        SELECT $1, 1 WHERE NOT EXISTS (
+          SELECT 1 FROM deleted_users d WHERE d.account_id = $1 AND d.value_hash = ANY($11::text[]) AND d.deleted_at >= $7::timestamptz)
         ON CONFLICT (account_id) DO UPDATE SET last_event_id = event_counters.last_event_id + 1
         RETURNING last_event_id
       ), event AS (
@@ -218,10 +222,10 @@ export class PostgresEvents implements EventsPort {
     const v = newEventValues(event);
     const { rows } = await this.pool.query<{ event_id: string }>({
       ...Q.insertEvent,
-      values: [v.accountId, v.kind, v.risk, v.subject, v.userId, v.operation, v.createdAt, v.summary, v.identityType, v.identityHash],
+      values: [v.accountId, v.kind, v.risk, v.subject, v.userId, v.operation, v.createdAt, v.summary, v.identityType, v.identityHash, event.deletedIf ?? []],
     });
     const row = rows[0];
-    if (!row) throw new Error('event insert returned no id');
+    if (!row) throw new UserDeletedError('the event\'s user was deleted after it was raised');
     return storedEvent(v, rowInteger(row.event_id));
   }
 

@@ -365,4 +365,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_scorings_bin ON payment_scorings (account_id, card_bin, scored_at) INCLUDE (card_hash) WHERE amount < 5;
     `,
   },
+  {
+    version: 10,
+    name: 'deleted users',
+    sql: `
+      -- Tombstones of user deletions (keyed hashes only): a record of the user created before the deletion but
+      -- still buffered by some instance is dropped when it is written (deleted-users.ts). Pruned after a day.
+      CREATE TABLE deleted_users (
+        account_id TEXT NOT NULL,
+        value_hash TEXT NOT NULL,
+        deleted_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (account_id, value_hash, deleted_at)
+      );
+      CREATE INDEX deleted_users_at ON deleted_users (deleted_at);
+    `,
+  },
 ];

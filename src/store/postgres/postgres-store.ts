@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
-import type { AccountLocks, AccountsPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountLocks, AccountsPort, DeletedUsersPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { PostgresAccountLocks } from './account-locks.ts';
+import { PostgresDeletedUsers } from './deleted-users.ts';
 import { PostgresPolicyNotifications } from './policy-notifications.ts';
 import { PostgresAccounts } from './accounts.ts';
 import { PostgresDecisionLog } from './decisions.ts';
@@ -39,6 +40,7 @@ export class PostgresStore implements Store {
   readonly locks: AccountLocks;
   readonly #locks: PostgresAccountLocks;
   readonly policyChanges: PolicyChanges;
+  readonly deletedUsers: DeletedUsersPort;
   readonly #notifications: PostgresPolicyNotifications;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
@@ -65,6 +67,7 @@ export class PostgresStore implements Store {
     this.model = new PostgresModel(this.#pool);
     this.learning = new PostgresLearningWriter(this.#pool);
     this.locks = this.#locks = new PostgresAccountLocks(options.connectionString);
+    this.deletedUsers = new PostgresDeletedUsers(this.#pool);
     this.policyChanges = this.#notifications = new PostgresPolicyNotifications(options.connectionString);
   }
 

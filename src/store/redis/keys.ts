@@ -30,10 +30,19 @@ export { counterKeys, QUOTA_TTL_SECONDS } from '../counter-keys.ts';
 /** Members of velocity windows are kept, and their keys live, this long after the last write: 31 days. */
 export const VELOCITY_TTL_SECONDS = 31 * 24 * 3600;
 
+/**
+ * The account part of a velocity key. Redis Cluster (REDIS_CLUSTER=on) runs a MULTI only on keys of one hash
+ * slot, and one scoring's MULTI writes the windows of all its identities: with `tagged` the account is a hash
+ * tag (`vel:{acct}:...`), so every key of an account lands in one slot. Off (one Redis), the names stay as
+ * they were, so an upgrade keeps its windows; moving to a cluster starts from an empty Redis anyway.
+ */
+const account = (accountId: string, tagged: boolean): string => (tagged ? `{${accountId}}` : accountId);
+
 /** Names (without the prefix) of the velocity sorted sets (see the registry above). */
 export const velocityKeys = {
   /** Scorings of one identity: member scoring id, score scoredAt ms. */
-  count: (accountId: string, field: string, hash: string): string => `vel:${accountId}:${field}:${hash}:n`,
+  count: (accountId: string, field: string, hash: string, tagged = false): string => `vel:${account(accountId, tagged)}:${field}:${hash}:n`,
   /** Distinct `other` values seen with one identity: member the other hash, score the latest time ms. */
-  distinct: (accountId: string, field: string, hash: string, other: string): string => `vel:${accountId}:${field}:${hash}:${other}`,
+  distinct: (accountId: string, field: string, hash: string, other: string, tagged = false): string =>
+    `vel:${account(accountId, tagged)}:${field}:${hash}:${other}`,
 };

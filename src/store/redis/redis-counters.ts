@@ -1,7 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
 import { closeRedis, openRedis } from './connection.ts';
+
+/** INCRBY on a key that exists; nil (no key created) otherwise. */
+const INCR_EXISTING = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false";
 
 export interface RedisCountersOptions {
   url: string;
@@ -9,6 +12,8 @@ export interface RedisCountersOptions {
   prefix?: string;
   /** A call not answered within this time rejects (ms, default 1500). */
   commandTimeoutMs?: number;
+  /** REDIS_CLUSTER: a Redis Cluster client (each counter call touches one key, so no hash tags are needed). */
+  cluster?: boolean;
 }
 
 /**
@@ -17,13 +22,13 @@ export interface RedisCountersOptions {
  */
 export class RedisCounters implements Counters {
   readonly kind = 'redis' as const;
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #prefix: string;
   #closing: Promise<void> | undefined;
 
   constructor(options: RedisCountersOptions) {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
-    this.#redis = openRedis(options.url, options.commandTimeoutMs);
+    this.#redis = openRedis(options.url, options.commandTimeoutMs, options.cluster);
   }
 
   async incr(key: string, by: number, ttlSeconds: number): Promise<number> {
@@ -36,6 +41,15 @@ export class RedisCounters implements Counters {
     const [error, value] = replies?.[0] ?? [new Error('Redis transaction was aborted'), null];
     if (error) throw error;
     if (typeof value !== 'number') throw new Error(`unexpected INCRBY reply: ${String(value)}`);
+    return value;
+  }
+
+  async incrExisting(key: string, by: number): Promise<number | null> {
+    checkInteger('by', by);
+    // One script, so nothing can create or drop the key between the check and the increment.
+    const value = await this.#redis.eval(INCR_EXISTING, 1, this.#prefix + key, by);
+    if (value === null) return null;
+    if (typeof value !== 'number') throw new Error(`unexpected INCRBY reply: ${typeof value}`);
     return value;
   }
 

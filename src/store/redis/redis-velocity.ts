@@ -1,4 +1,4 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander, Cluster, Redis } from 'ioredis';
 import { BIN_WINDOW_AMOUNT_BELOW, IDENTITY_FIELDS, type IdentityField, type StoredScoring, type VelocityBy, type VelocityQuery } from '../learning-ports.ts';
 import { REDIS_PREFIX, VELOCITY_TTL_SECONDS, velocityKeys } from './keys.ts';
 import { closeRedis, openRedis } from './connection.ts';
@@ -9,6 +9,10 @@ export interface RedisVelocityOptions {
   prefix?: string;
   /** A call not answered within this time rejects (ms, default 1500). */
   commandTimeoutMs?: number;
+  /** REDIS_CLUSTER: a Redis Cluster client, and the account as a hash tag in every key (keys.ts). */
+  cluster?: boolean;
+  /** Hash tags without a cluster client (tests that check the slots); default: as `cluster`. */
+  hashTags?: boolean;
 }
 
 /** The distinct-value pairs kept in Redis: `<by>` → `<distinct>` (VelocityQuery.distinct). */
@@ -69,52 +73,54 @@ async function run(batch: ChainableCommander, what: string): Promise<unknown[]> 
  */
 export class RedisVelocity {
   readonly kind = 'redis' as const;
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #prefix: string;
+  readonly #tagged: boolean;
   #closing: Promise<void> | undefined;
 
   constructor(options: RedisVelocityOptions) {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
-    this.#redis = openRedis(options.url, options.commandTimeoutMs);
+    this.#tagged = options.hashTags ?? options.cluster ?? false;
+    this.#redis = openRedis(options.url, options.commandTimeoutMs, options.cluster);
   }
 
   #count(accountId: string, field: VelocityBy, hash: string): string {
-    return this.#prefix + velocityKeys.count(accountId, field, hash);
+    return this.#prefix + velocityKeys.count(accountId, field, hash, this.#tagged);
   }
 
   #distinct(accountId: string, field: VelocityBy, hash: string, other: IdentityField | 'location'): string {
-    return this.#prefix + velocityKeys.distinct(accountId, field, hash, other);
+    return this.#prefix + velocityKeys.distinct(accountId, field, hash, other, this.#tagged);
   }
 
-  /** Adds one stored scoring to every window it belongs to. */
-  async record(s: StoredScoring): Promise<void> {
-    if (IDENTITY_FIELDS.every((f) => s.identities[f] === null) && s.cardBin === null) return;
-    const ms = scoredMs(s);
-    const cutoff = `(${ms - WINDOW_MS}`;
-    const batch = this.#redis.multi();
-    const touch = (key: string): void => {
-      batch.zremrangebyscore(key, '-inf', cutoff).expire(key, VELOCITY_TTL_SECONDS);
-    };
+  /** The members record() adds for a scoring: to which key, and whether only a later time may replace one (GT). */
+  recordWrites(s: StoredScoring): Array<{ key: string; member: string; gt: boolean }> {
+    const writes: Array<{ key: string; member: string; gt: boolean }> = [];
     for (const field of IDENTITY_FIELDS) {
       const hash = s.identities[field];
-      if (hash === null) continue;
-      const key = this.#count(s.accountId, field, hash);
-      batch.zadd(key, ms, String(s.id));
-      touch(key);
+      if (hash !== null) writes.push({ key: this.#count(s.accountId, field, hash), member: String(s.id), gt: false });
     }
     const binWindow = s.cardBin !== null && s.amount !== null && s.amount < BIN_WINDOW_AMOUNT_BELOW;
-    if (binWindow) {
-      const key = this.#count(s.accountId, 'bin', s.cardBin!);
-      batch.zadd(key, ms, String(s.id));
-      touch(key);
-    }
+    if (binWindow) writes.push({ key: this.#count(s.accountId, 'bin', s.cardBin!), member: String(s.id), gt: false });
     for (const { by, distinct } of VELOCITY_PAIRS) {
       const hash = keyOf(s, by);
       const other = otherHash(s, distinct);
       if (hash === null || other === null || (by === 'bin' && !binWindow)) continue;
-      const key = this.#distinct(s.accountId, by, hash, distinct);
-      batch.zadd(key, 'GT', ms, other);
-      touch(key);
+      writes.push({ key: this.#distinct(s.accountId, by, hash, distinct), member: other, gt: true });
+    }
+    return writes;
+  }
+
+  /** Adds one stored scoring to every window it belongs to. */
+  async record(s: StoredScoring): Promise<void> {
+    const writes = this.recordWrites(s);
+    if (writes.length === 0) return;
+    const ms = scoredMs(s);
+    const cutoff = `(${ms - WINDOW_MS}`;
+    const batch = this.#redis.multi();
+    for (const { key, member, gt } of writes) {
+      if (gt) batch.zadd(key, 'GT', ms, member);
+      else batch.zadd(key, ms, member);
+      batch.zremrangebyscore(key, '-inf', cutoff).expire(key, VELOCITY_TTL_SECONDS);
     }
     await run(batch, 'velocity record');
   }

@@ -362,4 +362,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_scorings_bin ON payment_scorings (account_id, card_bin, scored_at, card_hash) WHERE amount < 5;
     `,
   },
+  {
+    version: 10,
+    name: 'deleted users',
+    sql: `
+      -- In step with PostgreSQL, where several instances write one store. One process writes a SQLite file and
+      -- flushes its buffers before a deletion, so nothing reads this table here.
+      CREATE TABLE deleted_users (
+        account_id TEXT NOT NULL,
+        value_hash TEXT NOT NULL,
+        deleted_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, value_hash, deleted_at)
+      );
+    `,
+  },
 ];

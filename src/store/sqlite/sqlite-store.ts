@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { EvidencePort, LearningWriter, ModelPort, OutcomesPort, ScoringsPort } from '../learning-ports.ts';
-import type { AccountLocks, AccountsPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
+import type { AccountLocks, AccountsPort, DeletedUsersPort, PolicyChanges, DecisionLogPort, EventsPort, PolicyPort, RequestLogPort, Store, UsagePort } from '../ports.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { DECISION_STATEMENTS, SqliteDecisionLog, decisionLogSchema, moveDecisionLog } from './decisions.ts';
 import { SqliteEvents } from './events.ts';
@@ -68,6 +68,8 @@ export class SqliteStore implements Store {
   readonly locks: AccountLocks = { withAccountLock: (_scope, _accountId, work) => work() };
   /** Changes come through this process (or the CLI, seen by the version check every POLICY_REFRESH_MS). */
   readonly policyChanges: PolicyChanges = { listen: () => Promise.resolve() };
+  /** One process: a deletion flushes this process's buffers first, and events are written before it runs. */
+  readonly deletedUsers: DeletedUsersPort = { add: () => Promise.resolve(), guard: (_accounts, _since, work) => work([]) };
   /** The background checkpointer, when `backgroundCheckpoint` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
   readonly #db: Database.Database;
