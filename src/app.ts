@@ -22,6 +22,8 @@ import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
 import type { VelocitySource } from './learning/velocity.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
+import { apiDocumentBase, completeDocument } from './http/openapi/document.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -111,13 +113,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
 
   registerTransportHandlers(app, logger);
+  const endpoints = deps.endpoints ? deps.endpoints(learning) : buildEndpoints(deps.data, learning);
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'Vigil API', version: '1.0.0', description: 'Fraud prevention and user intelligence. Every answer is HTTP 200 with `status` success or error; see the error catalogue in the README.' },
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'query', name: 'key' }, bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ apiKey: [] }, { bearer: [] }],
-    },
+    openapi: apiDocumentBase(config.publicUrl),
+    transformObject: (doc) => ('openapiObject' in doc ? completeDocument(doc.openapiObject as OpenAPIV3_1.Document, endpoints) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -126,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);
-    for (const def of deps.endpoints ? deps.endpoints(learning) : buildEndpoints(deps.data, learning)) registerEndpoint(scope, def, endpointDeps);
+    for (const def of endpoints) registerEndpoint(scope, def, endpointDeps);
     done();
   });
   registerFlagRoutes(app);
