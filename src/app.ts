@@ -118,7 +118,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     openapi: apiDocumentBase(config.publicUrl),
     transformObject: (doc) => ('openapiObject' in doc ? completeDocument(doc.openapiObject as OpenAPIV3_1.Document, endpoints) : doc.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Two documents in one page: the API, and the operator API (src/http/admin/openapi.ts).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { urls: [{ url: '/openapi.json', name: 'Vigil API' }, { url: '/admin/openapi.json', name: 'Admin API (ADMIN_TOKEN)' }] },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
@@ -130,7 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   registerFlagRoutes(app);
   registerHealthRoutes(app, { store, counters, metrics });
-  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store } });
+  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store }, publicUrl: config.publicUrl });
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
     const done = await accounts.applySeed(seed);
     keys.clear();
