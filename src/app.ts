@@ -25,6 +25,8 @@ import type { VelocitySource } from './learning/velocity.ts';
 import { IdentityHasher } from './learning/identity-hash.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
 import { capConnectionsPerAddress, timeoutOptions } from './http/connection-limits.ts';
+import { apiDocumentBase, completeDocument } from './http/openapi/document.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -122,29 +124,30 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
 
   registerTransportHandlers(app, logger);
+  const endpoints = deps.endpoints ? deps.endpoints(learning) : buildEndpoints(deps.data, learning);
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'Vigil API', version: '1.0.0', description: 'Fraud prevention and user intelligence. Every answer is HTTP 200 with `status` success or error; see the error catalogue in the README.' },
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'query', name: 'key' }, bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ apiKey: [] }, { bearer: [] }],
-    },
+    openapi: apiDocumentBase(config.publicUrl),
+    transformObject: (doc) => ('openapiObject' in doc ? completeDocument(doc.openapiObject as OpenAPIV3_1.Document, endpoints) : doc.swaggerObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Two documents in one page: the API, and the operator API (src/http/admin/openapi.ts).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { urls: [{ url: '/openapi.json', name: 'Vigil API' }, { url: '/admin/openapi.json', name: 'Admin API (ADMIN_TOKEN)' }] },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month)), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);
-    for (const def of deps.endpoints ? deps.endpoints(learning) : buildEndpoints(deps.data, learning)) registerEndpoint(scope, def, endpointDeps);
+    for (const def of endpoints) registerEndpoint(scope, def, endpointDeps);
     done();
   });
   registerFlagRoutes(app);
   const canary = deps.data.domains.canary;
   if (canary) logCanaryChanges(canary, logger);
   registerHealthRoutes(app, { store, counters, metrics, dns: canary });
-  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store } });
+  registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store }, publicUrl: config.publicUrl });
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
     const done = await accounts.applySeed(seed);
     keys.clear();

@@ -31,8 +31,8 @@ const DEFAULT_OPTIONS: RequestContext['options'] = {
 };
 
 function openApiQuery(def: EndpointDef): Record<string, unknown> {
+  // The key is documented by the security schemes (query `key` or a bearer token), per operation.
   const common = {
-    key: { type: 'string', description: 'API key (or send Authorization: Bearer <key>)' },
     format: { type: 'string', enum: ['JSON', 'XML', 'CSV', 'Newline'], description: 'Response format (case-insensitive)' },
     lang: { type: 'string', description: 'EN, AR, DE, FR, ES, JA, ZH or RU' },
     mode: { type: 'string', enum: ['live', 'test'] },

@@ -8,6 +8,7 @@ import { respond } from './respond.ts';
 import { BASE_LOGIT, PRIOR_LOG_ODDS } from '../../intel/payment/prior.ts';
 import { FTRL_DEFAULTS, sigmoid, weightOf } from '../../learning/ftrl.ts';
 import { registerPolicyAdminRoutes, type PolicyAdminDeps } from './policy-routes.ts';
+import { adminDocument, type AdminRoute } from './openapi.ts';
 
 export interface AdminDeps {
   accounts: AccountService;
@@ -17,6 +18,8 @@ export interface AdminDeps {
   onChange: () => void;
   clock: () => Date;
   policy: PolicyAdminDeps;
+  /** PUBLIC_URL, the server of the admin OpenAPI document. */
+  publicUrl?: string | undefined;
 }
 
 const Hosts = z.array(z.string()).max(1000);
@@ -28,26 +31,30 @@ const AccountFields = {
   authorizedHosts: Hosts.optional(),
   settings: Settings.optional(),
 };
-const NewAccountBody = z.object({ id: z.string().optional(), plan: z.string().default('premium'), ...AccountFields }).strict();
+export const NewAccountBody = z.object({ id: z.string().optional(), plan: z.string().default('premium'), ...AccountFields }).strict();
 // No default for `plan` here: zod 4 applies defaults inside optional(), so a PATCH without `plan`
 // would otherwise move the account to premium.
-const PatchAccountBody = z.object({ plan: z.string().optional(), ...AccountFields }).strict();
-const NewKeyBody = z.object({ kind: z.enum(['live', 'test']).default('live') }).strict();
+export const PatchAccountBody = z.object({ plan: z.string().optional(), ...AccountFields }).strict();
+export const NewKeyBody = z.object({ kind: z.enum(['live', 'test']).default('live') }).strict();
 const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day as YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar day');
-const UsageQuery = z.object({ from: Day.optional(), to: Day.optional() });
-const HistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+export const UsageQuery = z.object({ from: Day.optional(), to: Day.optional() });
+export const HistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 
 /** Admin HTTP API under /admin (ADMIN_TOKEN): plans, accounts, keys and usage. */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const routes: AdminRoute[] = [];
+  // Its own document, readable without the token: it says no more than docs/operations.md.
+  app.get('/admin/openapi.json', { schema: { hide: true } }, () => adminDocument(routes, deps.publicUrl));
   void app.register(
     (admin, _opts, done) => {
       admin.addHook('preHandler', adminGuard(deps.adminToken));
       // The operator API is not part of the public API document (/openapi.json, /docs).
       admin.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, hide: true };
+        for (const method of [route.method].flat()) routes.push({ method, url: route.url });
       });
       // Unreadable bodies (bad JSON, unsupported Content-Type, too large) get the admin error shape
       // with a real HTTP status, not the API envelope; anything else is a 500 without internals.

@@ -23,20 +23,20 @@ type Params = { id: string; ruleId: string; webhookId: string; eventId: string }
 const Iso = z.iso.datetime({ offset: true });
 const Sample = z.record(z.string(), z.unknown());
 const RuleRef = { ruleId: z.string().optional(), rule: z.unknown().optional() };
-const TestBody = z.object({ ...RuleRef, input: Sample.default({}), result: Sample.default({}) }).strict();
-const BacktestBody = z
+export const TestBody = z.object({ ...RuleRef, input: Sample.default({}), result: Sample.default({}) }).strict();
+export const BacktestBody = z
   .object({ ...RuleRef, from: Iso, to: Iso, limit: z.number().int().min(1).max(100_000).optional(), examples: z.number().int().min(0).max(100).optional() })
   .strict();
 const Values = z.array(z.string().max(4096)).min(1).max(MAX_VALUES_PER_CALL);
-const AddBody = z.object({ type: z.string(), values: Values, note: z.string().max(500).optional(), skipInvalid: z.boolean().optional() }).strict();
-const RemoveBody = z.object({ type: z.string(), values: Values }).strict();
-const ListQuery = z
+export const AddBody = z.object({ type: z.string(), values: Values, note: z.string().max(500).optional(), skipInvalid: z.boolean().optional() }).strict();
+export const RemoveBody = z.object({ type: z.string(), values: Values }).strict();
+export const ListQuery = z
   .object({ type: z.string().optional(), limit: z.coerce.number().int().min(1).max(10_000).optional(), afterType: z.string().optional(), afterValue: z.string().optional() })
   .strict();
-const ImportQuery = z.object({ type: z.string(), skipInvalid: z.enum(['yes', 'no']).default('no'), note: z.string().max(500).optional() }).strict();
-const WebhookBody = z.object({ url: z.string(), secret: z.string().min(16).max(256).optional() }).strict();
-const RedeliverBody = z.object({ webhookId: z.string().optional() }).strict();
-const EventQuery = z
+export const ImportQuery = z.object({ type: z.string(), skipInvalid: z.enum(['yes', 'no']).default('no'), note: z.string().max(500).optional() }).strict();
+export const WebhookBody = z.object({ url: z.string(), secret: z.string().min(16).max(256).optional() }).strict();
+export const RedeliverBody = z.object({ webhookId: z.string().optional() }).strict();
+export const EventQuery = z
   .object({
     kind: z.enum(EVENT_KINDS).optional(),
     riskMin: z.coerce.number().optional(),
