@@ -27,7 +27,7 @@ export function steppedLines(write: (line: string) => void): Progress {
       shown = -1;
     }
     const mark = total > 0 ? Math.floor((Math.min(done, total) / total) * 4) : Math.floor(done / (16 * 1_048_576));
-    if (mark <= shown || (mark === 0 && total > 0)) return;
+    if (mark <= shown || mark === 0) return;
     shown = mark;
     write(total > 0 ? `${label}: ${mark * 25}% (${megabytes(done)} of ${megabytes(total)})` : `${label}: ${megabytes(done)}`);
   };
