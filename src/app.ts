@@ -18,6 +18,8 @@ import { logCanaryChanges } from './net/dns-canary.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from './http/transport.ts';
 import { Metrics } from './ops/metrics.ts';
+import { registerDatasetAgeMetric } from './ops/dataset-age-metric.ts';
+import { datasetAges } from './data/data-age.ts';
 import { applyPolicySeed, createPolicy, type Policy } from './policy/index.ts';
 import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
@@ -146,7 +148,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerFlagRoutes(app);
   const canary = deps.data.domains.canary;
   if (canary) logCanaryChanges(canary, logger);
-  registerHealthRoutes(app, { store, counters, metrics, dns: canary });
+  // Imported datasets are read from DATA_DIR's manifests (what `vigil data status` shows), bundled GeoLite2 from the package.
+  const ages = () => datasetAges(config.dataDir, clock());
+  registerDatasetAgeMetric(metrics.registry, ages, clock);
+  registerHealthRoutes(app, { store, counters, metrics, dns: canary, datasetAges: ages });
   registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store }, publicUrl: config.publicUrl });
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
     const done = await accounts.applySeed(seed);

@@ -76,12 +76,56 @@ const EnvSchema = z
     RDAP_ASN_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     DATA_SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    DATA_UPDATE_INTERVAL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('off')
+        .transform((v, ctx) => {
+          const ms = parseInterval(v);
+          if (ms === null) {
+            ctx.addIssue({ code: 'custom', message: `"${v}" is not off or a duration of at least 10 minutes (e.g. 24h, 6h, 90m, 1d, or milliseconds such as 86400000)` });
+            return z.NEVER;
+          }
+          return ms;
+        }),
+    ),
+    MAXMIND_ACCOUNT_ID: z.preprocess(emptyToUndefined, z.string().regex(/^\d{1,12}$/, 'must be the numeric MaxMind account ID').optional()),
+    MAXMIND_LICENSE_KEY: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_]{8,64}$/, 'must be a MaxMind licence key (letters, digits and _)').optional()),
+    MAXMIND_BASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url('must be an absolute URL such as https://download.maxmind.com')
+        .transform((s) => s.replace(/\/+$/, ''))
+        .default('https://download.maxmind.com'),
+    ),
   })
   .strip()
-  .refine((e) => e.HEADERS_TIMEOUT_MS <= e.REQUEST_TIMEOUT_MS, {
-    path: ['HEADERS_TIMEOUT_MS'],
-    message: 'must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)',
+  .superRefine((e, ctx) => {
+    if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)' });
+    }
+    // One without the other would silently never download: say so at start.
+    if ((e.MAXMIND_ACCOUNT_ID === undefined) !== (e.MAXMIND_LICENSE_KEY === undefined)) {
+      const missing = e.MAXMIND_ACCOUNT_ID === undefined ? 'MAXMIND_ACCOUNT_ID' : 'MAXMIND_LICENSE_KEY';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY go together (GeoLite2 downloads need both)' });
+    }
   });
+
+/** The shortest DATA_UPDATE_INTERVAL: public list hosts are not to be polled more often. */
+export const MIN_DATA_UPDATE_INTERVAL_MS = 10 * 60_000;
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `off` (0), milliseconds, or a number with a unit (`24h`, `90m`, `1d`); null when invalid or under 10 minutes. */
+export function parseInterval(raw: string): number | null {
+  const v = raw.trim().toLowerCase();
+  if (v === 'off' || v === '0') return 0;
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(v);
+  if (m === null) return null;
+  const ms = Math.round(Number(m[1]) * (UNIT_MS[m[2] ?? 'ms'] ?? 1));
+  return Number.isFinite(ms) && ms >= MIN_DATA_UPDATE_INTERVAL_MS ? ms : null;
+}
 
 export type TrustProxy = boolean | string[] | number;
 
@@ -139,6 +183,17 @@ export interface Config {
   crawlerRangesFile: string | undefined;
   /** JSON file replacing the public sources `vigil data update NAME` downloads (src/data/import/update.ts). */
   dataSourcesFile: string | undefined;
+  /** DATA_UPDATE_INTERVAL in ms (0: off): how often a server runs `vigil data update --all` itself, with jitter. */
+  dataUpdateIntervalMs: number;
+  /** MaxMind credentials (MAXMIND_ACCOUNT_ID, MAXMIND_LICENSE_KEY): GeoLite2 downloads as geoipupdate does; undefined without them. */
+  maxmind: MaxmindConfig | undefined;
+}
+
+export interface MaxmindConfig {
+  accountId: string;
+  licenseKey: string;
+  /** MAXMIND_BASE_URL, default https://download.maxmind.com (a mirror, or a local server in tests). */
+  baseUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -209,5 +264,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     rdapAsnBootstrapFile: e.RDAP_ASN_BOOTSTRAP_FILE,
     crawlerRangesFile: e.CRAWLER_RANGES_FILE,
     dataSourcesFile: e.DATA_SOURCES_FILE,
+    dataUpdateIntervalMs: e.DATA_UPDATE_INTERVAL,
+    maxmind: e.MAXMIND_ACCOUNT_ID !== undefined && e.MAXMIND_LICENSE_KEY !== undefined
+      ? { accountId: e.MAXMIND_ACCOUNT_ID, licenseKey: e.MAXMIND_LICENSE_KEY, baseUrl: e.MAXMIND_BASE_URL }
+      : undefined,
   });
 }

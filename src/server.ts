@@ -8,6 +8,7 @@ import { loadEngineData } from './data/engine-data.ts';
 import { resolveSecret } from './accounts/secret.ts';
 import { parseSeed } from './accounts/seed.ts';
 import { bootstrapIfEmpty } from './accounts/bootstrap.ts';
+import { watchDataFreshness } from './ops/data-freshness.ts';
 
 /** Opens stores, bootstraps, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function serve(config: Readonly<Config>): Promise<void> {
@@ -24,6 +25,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   // With REDIS_URL, payment velocity windows live in Redis too, shared by every instance.
   const velocity = config.redisUrl ? new RedisVelocity({ url: config.redisUrl, prefix: config.redisPrefix, cluster: config.redisCluster }) : undefined;
   const data = loadEngineData(config);
+  const freshness = watchDataFreshness(config, logger);
   const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger, velocity });
 
   await accounts.ensureBuiltinPlans();
@@ -41,6 +43,7 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    freshness.stop();
     const force = setTimeout(() => {
       logger.error('shutdown timed out; exiting');
       process.exit(1);

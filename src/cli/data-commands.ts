@@ -1,7 +1,10 @@
 import type { Config } from '../config.ts';
 import { bundledDisposableStatus } from '../data/domain-lists.ts';
 import { datasetStatus, importDirectory, rollback } from '../data/import/index.ts';
-import { datasetSources, updateDataset } from '../data/import/update.ts';
+import { datasetSources, updateAll, updateDataset } from '../data/import/update.ts';
+import { MAXMIND_EDITIONS } from '../data/import/maxmind-download.ts';
+import { bundledGeoLite2 } from '../data/data-age.ts';
+import { cliProgress } from './progress-bar.ts';
 
 export const DATA_USAGE = `  vigil data import DIR                         import DIR/dangerous-domains/* and DIR/disposable-domains/* (domain per line or hosts format)
                                                 and DIR/disposable-phone-numbers/number-list.json.gz (receive-SMS numbers)
@@ -12,10 +15,13 @@ export const DATA_USAGE = `  vigil data import DIR                         impor
                                                 and DIR/reshippers/*.csv (package forwarders' addresses and ZIPs; replaces the bundled list)
   vigil data update NAME --from URL|FILE [--sha256 HEX]  download (or copy) one file and import it as a new version of NAME
   vigil data update NAME                        fetch every public source file of NAME (the IP lists and ASN datasets) and import them;
-                                                DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]})
+                                                DATA_SOURCES_FILE names a JSON file overriding the sources ({"NAME": [{"url", "file"}]});
+                                                geolite2-city and geolite2-asn download from MaxMind with MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY
+  vigil data update --all                       update every dataset that has sources (and GeoLite2 with MaxMind credentials); one
+                                                summary at the end, exit 1 if any failed (the others are still updated)
   vigil data status                             the current version of each imported dataset (record count, import
-                                                time, ageDays), and under "bundled" the version and size of each
-                                                shipped disposable-domain source
+                                                time, builtAt, ageDays), under "bundled" the shipped GeoLite2 databases (build
+                                                date, ageDays) and the version and size of each shipped disposable-domain source
   vigil data rollback NAME                      make the previous version of a dataset current again`;
 
 const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
@@ -26,7 +32,7 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
   if (sub === 'import') {
     const dir = rest[0];
     if (dir === undefined || rest.length > 1) return null;
-    const reports = importDirectory(config.dataDir, dir);
+    const reports = importDirectory(config.dataDir, dir, new Date(), cliProgress());
     print(reports.map((r) => ({
       name: r.manifest.name,
       version: r.manifest.version,
@@ -41,7 +47,9 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
   }
   if (sub === 'status' && rest.length === 0) {
     // Imported datasets by name (as before), then the shipped sources the imports add to.
-    print({ ...datasetStatus(config.dataDir), bundled: { 'disposable-domains': bundledDisposableStatus() } });
+    const now = new Date();
+    const geolite2 = Object.fromEntries(bundledGeoLite2().map((b) => [b.dataset, { ...b, ageDays: Math.max(0, Math.floor((now.getTime() - Date.parse(b.builtAt)) / 86_400_000)) }]));
+    print({ ...datasetStatus(config.dataDir, now), bundled: { ...geolite2, 'disposable-domains': bundledDisposableStatus() } });
     return 0;
   }
   if (sub === 'rollback' && rest.length === 1 && rest[0] !== undefined) {
@@ -54,6 +62,7 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
 /** `vigil data update NAME [--from URL|FILE] [--sha256 HEX]`: progress on stderr, the report on stdout. */
 function updateCommand(config: Readonly<Config>, rest: readonly string[]): Promise<number> | null {
   const [name, ...flags] = rest;
+  if (name === '--all' && flags.length === 0) return updateAllCommand(config);
   if (name === undefined || name.startsWith('--')) return null;
   let from: string | undefined;
   let sha256: string | undefined;
@@ -65,9 +74,18 @@ function updateCommand(config: Readonly<Config>, rest: readonly string[]): Promi
     else return null;
   }
   // Without --from only datasets with default sources can update (the others: usage).
-  if (from === undefined && datasetSources(name, config.dataSourcesFile) === null) return null;
-  return updateDataset(config.dataDir, name, { from, sha256, sourcesFile: config.dataSourcesFile, progress: (line) => void process.stderr.write(`vigil: ${line}\n`) }).then((r) => {
+  if (from === undefined && datasetSources(name, config.dataSourcesFile) === null && !(config.maxmind !== undefined && MAXMIND_EDITIONS[name] !== undefined)) return null;
+  return updateDataset(config.dataDir, name, { from, sha256, sourcesFile: config.dataSourcesFile, maxmind: config.maxmind, progress: cliProgress() }).then((r) => {
     print({ name: r.manifest.name, version: r.manifest.version, count: r.manifest.count, sha256: r.manifest.sha256, previous: r.manifest.previous, files: r.files, rejectedLines: r.rejected });
     return 0;
   });
+}
+
+/** `vigil data update --all`: every updatable dataset, the summary on stdout, exit 1 when any failed. */
+async function updateAllCommand(config: Readonly<Config>): Promise<number> {
+  const outcomes = await updateAll(config.dataDir, { sourcesFile: config.dataSourcesFile, maxmind: config.maxmind, progress: cliProgress() });
+  const failed = outcomes.filter((o) => o.status === 'failed');
+  print({ updated: outcomes.length - failed.length, failed: failed.length, datasets: outcomes });
+  if (failed.length > 0) process.stderr.write(`vigil: ${failed.length} of ${outcomes.length} datasets failed to update: ${failed.map((f) => f.name).join(', ')}\n`);
+  return failed.length > 0 ? 1 : 0;
 }

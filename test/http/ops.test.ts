@@ -30,8 +30,11 @@ describe('health and readiness', () => {
   it('/readyz is 200 with the store and counters checks ok', async () => {
     const res = await get('/readyz');
     assert.equal(res.statusCode, 200, res.body);
+    const body = json(res.body);
+    assert.equal(body.status, 'ready');
+    assert.deepEqual(body.checks, { 'store:sqlite': 'ok', 'counters:memory': 'ok' });
     // details.dns: the resolver canary (the shared test data has the network off); test/http/dns-canary.test.ts has the rest.
-    assert.deepEqual(json(res.body), { status: 'ready', checks: { 'store:sqlite': 'ok', 'counters:memory': 'ok' }, details: { dns: { state: 'off' } } });
+    assert.deepEqual((body.details as { dns: unknown }).dns, { state: 'off' });
   });
 
   it('/readyz names the Redis counters when they are used', async () => {
@@ -52,7 +55,10 @@ describe('health and readiness', () => {
       await broken.store.close();
       const res = await broken.app.inject({ url: '/readyz' });
       assert.equal(res.statusCode, 503, res.body);
-      assert.deepEqual(json(res.body), { status: 'not_ready', checks: { 'store:sqlite': 'unavailable', 'counters:memory': 'ok' }, details: { dns: { state: 'off' } } });
+      const body = json(res.body);
+      assert.equal(body.status, 'not_ready');
+      assert.deepEqual(body.checks, { 'store:sqlite': 'unavailable', 'counters:memory': 'ok' });
+      assert.deepEqual((body.details as { dns: unknown }).dns, { state: 'off' });
       assert.equal((await broken.app.inject({ url: '/healthz' })).statusCode, 200);
     } finally {
       // close() closes the store again, which is harmless.

@@ -25,6 +25,8 @@ const ManifestSchema = z.object({
   sha256: z.string(),
   file: z.string(),
   importedAt: z.string(),
+  /** When the publisher built the data, where the file says so (a MaxMind database's build epoch); absent in older manifests. */
+  builtAt: z.string().nullable().optional(),
   previous: z.string().nullable(),
 });
 
@@ -82,8 +84,19 @@ export function versionId(now: Date): string {
 export function writeDatasetVersion(
   dataDir: string,
   name: string,
-  data: { file: string; content: string | Buffer; source: string; license: string; count: number },
+  data: { file: string; content: string | Buffer; source: string; license: string; count: number; builtAt?: string | null },
   now: Date = new Date(),
+): DatasetManifest {
+  return commitVersion(dataDir, name, data, (staging) => writeFileSync(join(staging, data.file), data.content), sha256(data.content), now);
+}
+
+function commitVersion(
+  dataDir: string,
+  name: string,
+  data: { file: string; source: string; license: string; count: number; builtAt?: string | null },
+  place: (staging: string) => void,
+  digest: string,
+  now: Date,
 ): DatasetManifest {
   const dir = datasetDir(dataDir, name);
   mkdirSync(dir, { recursive: true });
@@ -92,16 +105,29 @@ export function writeDatasetVersion(
   for (let n = 1; existsSync(join(dir, version)); n++) version = `${versionId(now)}-${n}`;
   const staging = join(dir, `.${version}.staging`);
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, data.file), data.content);
+  place(staging);
   const manifest: DatasetManifest = {
-    name, version, source: data.source, license: data.license, count: data.count, sha256: sha256(data.content),
-    file: data.file, importedAt: now.toISOString(), previous: before?.version ?? null,
+    name, version, source: data.source, license: data.license, count: data.count, sha256: digest,
+    file: data.file, importedAt: now.toISOString(), builtAt: data.builtAt ?? null, previous: before?.version ?? null,
   };
   writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   renameSync(staging, join(dir, version));
   writeAtomic(manifestPath(dataDir, name), JSON.stringify(manifest, null, 2) + '\n');
   prune(dir, new Set([manifest.version, ...(manifest.previous ? [manifest.previous] : [])]));
   return manifest;
+}
+
+/**
+ * writeDatasetVersion for a data file already on disk (large imports that write as they go): the
+ * file at `path` (on DATA_DIR's file system, so it can be renamed) is moved into the new version.
+ */
+export function writeDatasetVersionFile(
+  dataDir: string,
+  name: string,
+  data: { file: string; path: string; sha256: string; source: string; license: string; count: number; builtAt?: string | null },
+  now: Date = new Date(),
+): DatasetManifest {
+  return commitVersion(dataDir, name, data, (staging) => renameSync(data.path, join(staging, data.file)), data.sha256, now);
 }
 
 /** Makes the previous version current again (and the current one its `previous`). */

@@ -1,9 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { forEachCsvRow } from './csv.ts';
 import type { ImportReport } from './dangerous-domains.ts';
-import { DatasetError, writeDatasetVersion } from './dataset-store.ts';
+import { datasetDir, DatasetError, writeDatasetVersionFile } from './dataset-store.ts';
+import { NO_PROGRESS, type Progress } from './progress.ts';
 
 /**
  * The `geonames-postal` dataset: postal codes with a representative point (GeoNames postal code
@@ -123,7 +126,7 @@ export const emptyParsedPostal = (): ParsedPostalCsv => ({ byCountry: new Map(),
  * "null island" placeholder of rows whose coordinates were never filled in). Null for a header
  * without the needed columns.
  */
-export function parsePostalCsv(text: string, out: ParsedPostalCsv = emptyParsedPostal()): ParsedPostalCsv | null {
+export function parsePostalCsv(text: string, out: ParsedPostalCsv = emptyParsedPostal(), lineOffset = 0): ParsedPostalCsv | null {
   let known = false;
   let hasPlace = false;
   let hasState = false;
@@ -148,7 +151,7 @@ export function parsePostalCsv(text: string, out: ParsedPostalCsv = emptyParsedP
         || lat < -90 || lat > 90 || lon < -180 || lon > 180 || (lat === 0 && lon === 0)
       ) {
         out.rejected++;
-        if (out.samples.length < 5) out.samples.push(`line ${lineNo}: ${f.join(',').slice(0, 120)}`);
+        if (out.samples.length < 5) out.samples.push(`line ${lineNo + lineOffset}: ${f.join(',').slice(0, 120)}`);
         return;
       }
       const place = hasPlace ? clean(f[4]) : '';
@@ -177,35 +180,85 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  */
 export function postalTsv(parsed: ParsedPostalCsv): { content: string; count: number } {
   const lines = [GEONAMES_POSTAL_HEADER];
-  for (const country of [...parsed.byCountry.keys()].sort(byCodeUnit)) {
-    const places = parsed.byCountry.get(country) as Map<string, string[]>;
-    for (const key of [...places.keys()].sort(byCodeUnit)) {
-      const group = places.get(key) as string[];
-      if (group.length > 1) group.sort(byCodeUnit);
-      let prev = '';
-      for (const line of group) {
-        if (line !== prev) lines.push(line);
-        prev = line;
-      }
-    }
-  }
+  for (const country of [...parsed.byCountry.keys()].sort(byCodeUnit)) for (const line of countryBlock(parsed.byCountry.get(country) as Map<string, string[]>)) lines.push(line);
   return { content: lines.join('\n') + '\n', count: lines.length - 1 };
 }
 
-function readText(path: string): string {
+/** One country's stored lines: place keys in code-unit order, each place's lines sorted, exact duplicates dropped. */
+function countryBlock(places: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const key of [...places.keys()].sort(byCodeUnit)) {
+    const group = places.get(key) as string[];
+    if (group.length > 1) group.sort(byCodeUnit);
+    let prev = '';
+    for (const line of group) {
+      if (line !== prev) out.push(line);
+      prev = line;
+    }
+  }
+  return out;
+}
+
+function readBytes(path: string): Buffer {
   try {
     const raw = readFileSync(path);
-    return (/\.gz$/i.test(path) ? gunzipSync(raw) : raw).toString('utf8');
+    return /\.gz$/i.test(path) ? gunzipSync(raw) : raw;
   } catch (err) {
     throw new DatasetError(`${path}: unreadable (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/** About 4 MB of CSV per parse: the whole 88 MB file as one string (and its 1.2 M rows at once) took the import to 900 MB. */
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const LF = 0x0a;
+const QUOTE = 0x22;
+
+/**
+ * Calls `onChunk` with successive pieces of a CSV file, each the header line followed by whole
+ * rows (cut after a line end outside quotes, so a quoted field with a line break stays whole),
+ * and the file line number of the piece's first row. Decoded piece by piece: a cut after a line
+ * end never splits a UTF-8 character.
+ */
+function forEachCsvChunk(bytes: Buffer, onChunk: (text: string, firstLine: number, end: number) => void): void {
+  const headerEnd = bytes.indexOf(LF);
+  if (headerEnd < 0) {
+    onChunk(bytes.toString('utf8'), 2, bytes.length);
+    return;
+  }
+  const header = bytes.subarray(0, headerEnd + 1);
+  let start = headerEnd + 1;
+  let line = 2;
+  while (start < bytes.length) {
+    let end = Math.min(bytes.length, start + CHUNK_BYTES);
+    if (end < bytes.length) {
+      let quotes = 0;
+      for (let i = start; i < end; i++) if (bytes[i] === QUOTE) quotes++;
+      let cut = bytes.indexOf(LF, end);
+      // An odd number of quotes before the cut: it falls inside a quoted field; move to the next line end.
+      for (let i = end; cut >= 0 && i <= cut; i++) if (bytes[i] === QUOTE) quotes++;
+      while (cut >= 0 && quotes % 2 === 1) {
+        const next = bytes.indexOf(LF, cut + 1);
+        for (let i = cut + 1; next >= 0 && i <= next; i++) if (bytes[i] === QUOTE) quotes++;
+        cut = next;
+      }
+      end = cut < 0 ? bytes.length : cut + 1;
+    }
+    // One flat string per piece (a concatenation would leave a rope that every indexOf walks).
+    onChunk(Buffer.concat([header, bytes.subarray(start, end)]).toString('utf8'), line, end);
+    for (let i = bytes.indexOf(LF, start); i >= 0 && i < end; i = bytes.indexOf(LF, i + 1)) line++;
+    start = end;
   }
 }
 
 /**
  * Imports DIR/geonames-postal/ as a new version of `geonames-postal`. Malformed rows are skipped and
  * counted; with no valid row at all nothing is written and the current version stays current.
+ *
+ * Memory stays near one country's rows rather than the whole file's: the CSV is parsed in 4 MB
+ * pieces, each piece's lines are appended to a temp file per country, and the stored TSV is then
+ * written country by country (each sorted on its own) straight to disk, hashed as it goes.
  */
-export function importGeonamesPostal(dataDir: string, dir: string, now: Date = new Date()): ImportReport {
+export function importGeonamesPostal(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): ImportReport {
   const src = resolve(dir, GEONAMES_POSTAL);
   if (!existsSync(src) || !statSync(src).isDirectory()) throw new DatasetError(`${src} is not a directory`);
   const all = readdirSync(src).filter((n) => !n.startsWith('.') && statSync(join(src, n)).isFile()).sort();
@@ -213,25 +266,83 @@ export function importGeonamesPostal(dataDir: string, dir: string, now: Date = n
   const combined = all.find((n) => COMBINED.test(n) && /\.gz$/i.test(n)) ?? all.find((n) => COMBINED.test(n));
   const names = [...(combined === undefined ? [] : [combined]), ...all.filter((n) => PER_COUNTRY.test(n))];
   if (names.length === 0) throw new DatasetError(`${src} holds neither postal_codes.csv(.gz) nor zipcodes.<cc>.csv files`);
-  const parsed = emptyParsedPostal();
-  const files: string[] = [];
-  for (const name of names) {
-    const before = parsed.samples.length;
-    if (parsePostalCsv(readText(join(src, name)), parsed) === null) {
-      if (parsed.samples.length < 5) parsed.samples.push(`${name}: header lacks country_code, zipcode, latitude or longitude; skipped`);
-      continue;
+  const spill = mkdtempSync(join(tmpdir(), 'vigil-postal-'));
+  const out = join(datasetDir(dataDir, GEONAMES_POSTAL), `.incoming-${process.pid}-${Date.now()}.tsv`);
+  try {
+    let rows = 0;
+    let rejected = 0;
+    const samples: string[] = [];
+    const files: string[] = [];
+    const countries = new Set<string>();
+    for (const name of names) {
+      const bytes = readBytes(join(src, name));
+      let known = true;
+      forEachCsvChunk(bytes, (text, firstLine, end) => {
+        if (!known) return;
+        const parsed = parsePostalCsv(text, emptyParsedPostal(), firstLine - 2);
+        if (parsed === null) {
+          known = false;
+          return;
+        }
+        rows += parsed.rows;
+        rejected += parsed.rejected;
+        for (const sample of parsed.samples) if (samples.length < 5) samples.push(`${name}: ${sample}`);
+        for (const [country, places] of parsed.byCountry) {
+          countries.add(country);
+          const lines: string[] = [];
+          for (const group of places.values()) for (const line of group) lines.push(line);
+          appendFileSync(join(spill, country), lines.join('\n') + '\n');
+        }
+        progress.step?.(`reading ${name}`, end, bytes.length);
+      });
+      if (!known) {
+        if (samples.length < 5) samples.push(`${name}: header lacks country_code, zipcode, latitude or longitude; skipped`);
+        continue;
+      }
+      files.push(name);
     }
-    files.push(name);
-    for (let i = before; i < parsed.samples.length; i++) parsed.samples[i] = `${name}: ${parsed.samples[i] as string}`;
+    if (rows === 0) throw new DatasetError(`${src}: no valid postal code row in ${names.join(', ')}; nothing imported`);
+
+    mkdirSync(datasetDir(dataDir, GEONAMES_POSTAL), { recursive: true });
+    const fd = openSync(out, 'w');
+    const hash = createHash('sha256');
+    let count = 0;
+    const write = (text: string): void => {
+      const b = Buffer.from(text, 'utf8');
+      hash.update(b);
+      writeSync(fd, b);
+    };
+    try {
+      write(GEONAMES_POSTAL_HEADER + '\n');
+      const sorted = [...countries].sort(byCodeUnit);
+      for (const [i, country] of sorted.entries()) {
+        const places = new Map<string, string[]>();
+        for (const line of readFileSync(join(spill, country), 'utf8').split('\n')) {
+          if (line === '') continue;
+          const key = placeKey(line.split('\t', 3)[2] ?? '');
+          const group = places.get(key);
+          if (group === undefined) places.set(key, [line]);
+          else group.push(line);
+        }
+        const block = countryBlock(places);
+        count += block.length;
+        write(block.join('\n') + '\n');
+        progress.step?.('writing postal.tsv', i + 1, sorted.length);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const manifest = writeDatasetVersionFile(dataDir, GEONAMES_POSTAL, {
+      file: GEONAMES_POSTAL_FILE,
+      path: out,
+      sha256: hash.digest('hex'),
+      source: `${src} (${files.join(', ')})`,
+      license: GEONAMES_POSTAL_LICENSE,
+      count,
+    }, now);
+    return { manifest, files, rejected, samples };
+  } finally {
+    rmSync(spill, { recursive: true, force: true });
+    rmSync(out, { force: true });
   }
-  if (parsed.rows === 0) throw new DatasetError(`${src}: no valid postal code row in ${names.join(', ')}; nothing imported`);
-  const { content, count } = postalTsv(parsed);
-  const manifest = writeDatasetVersion(dataDir, GEONAMES_POSTAL, {
-    file: GEONAMES_POSTAL_FILE,
-    content,
-    source: `${src} (${files.join(', ')})`,
-    license: GEONAMES_POSTAL_LICENSE,
-    count,
-  }, now);
-  return { manifest, files, rejected: parsed.rejected, samples: parsed.samples };
 }

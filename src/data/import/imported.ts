@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { DatasetInfo } from '../../intel/country/facts.ts';
 import { manifestPath, readCurrent } from './dataset-store.ts';
+import { announceDatasetLoaded } from './loaded-events.ts';
 
 /**
  * The current version of one imported dataset, parsed, re-read when its manifest changes (a new
@@ -11,6 +12,8 @@ export class ImportedDataset<T> {
   #value: T;
   #info: DatasetInfo;
   #seen = '';
+  /** Whether refresh ran before: the first run is the load at start, a later load is news (logged by the server). */
+  #refreshed = false;
 
   constructor(
     private readonly name: string,
@@ -34,6 +37,8 @@ export class ImportedDataset<T> {
   /** Re-reads the dataset if its manifest changed; true when a new version was loaded. */
   refresh(): boolean {
     if (this.dataDir === null) return false;
+    const initial = !this.#refreshed;
+    this.#refreshed = true;
     const stamp = manifestStamp(this.dataDir, this.name);
     if (stamp === this.#seen) return false;
     try {
@@ -42,6 +47,8 @@ export class ImportedDataset<T> {
       if (current === null) return false;
       this.#value = this.parse(current.content);
       this.#info = { name: this.name, version: current.manifest.version, source: current.manifest.source, license: current.manifest.license };
+      const m = current.manifest;
+      announceDatasetLoaded({ name: this.name, version: m.version, records: m.count, builtAt: m.builtAt ?? null, importedAt: m.importedAt, initial });
       return true;
     } catch (err) {
       // A half-copied or corrupt version: keep answering from what is loaded, try again next time.

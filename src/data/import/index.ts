@@ -14,12 +14,13 @@ import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG, importAsn2org, importBgpTools } from '
 import { GEOLITE2_ASN, GEOLITE2_CITY, importMaxmindDb } from './maxmind-db.ts';
 import { GEONAMES_POSTAL, importGeonamesPostal } from './geonames-postal.ts';
 import { importReshippers, RESHIPPERS } from './reshippers.ts';
+import { NO_PROGRESS, type Progress } from './progress.ts';
 
 export { DatasetError } from './dataset-store.ts';
 export type { ImportReport } from './dangerous-domains.ts';
 
 /** Every importable dataset by the sub-directory of DIR it reads; later datasets add theirs here. */
-export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, now?: Date) => ImportReport>> = {
+export const IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, now?: Date, progress?: Progress) => ImportReport>> = {
   ...Object.fromEntries(
     DOMAIN_LIST_DATASETS.map((name) => [name, (dataDir: string, dir: string, now?: Date) => importDomainList(name, dataDir, dir, now)]),
   ),
@@ -49,32 +50,37 @@ export const DATASET_NAMES: readonly string[] = Object.keys(IMPORTERS);
  * `vigil data import DIR`: imports each dataset whose sub-directory DIR holds (DIR/<name>/...),
  * each as a new version that running servers pick up without restart.
  */
-export function importDirectory(dataDir: string, dir: string, now: Date = new Date()): ImportReport[] {
+export function importDirectory(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): ImportReport[] {
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new DatasetError(`${root} is not a directory`);
   const present = DATASET_NAMES.filter((name) => (SOURCE_DIRS[name] ?? [name]).some((d) => existsSync(join(root, d))));
   if (present.length === 0) {
     throw new DatasetError(`${root} holds none of the dataset directories Vigil imports (${DATASET_NAMES.join(', ')})`);
   }
-  return present.map((name) => {
+  return present.map((name, i) => {
     const importer = IMPORTERS[name];
     if (importer === undefined) throw new DatasetError(`no importer for ${name}`);
-    return importer(dataDir, root, now);
+    progress(`importing ${name} (${i + 1} of ${present.length})`);
+    const started = Date.now();
+    const report = importer(dataDir, root, now, progress);
+    progress(`${name} ${report.manifest.version}: ${report.manifest.count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return report;
   });
 }
 
-/** A current manifest with how old the import is: whole days since `importedAt`. */
+/** A current manifest with how old its data is: whole days since `builtAt` (the publisher's build date, where known) or else `importedAt`. */
 export type DatasetStatus = DatasetManifest & { ageDays: number };
 
 /**
- * Each dataset's current manifest (`count` records, imported `ageDays` ago), or null when never
- * imported (`vigil data status`). The age is the import's: a list can be older than its import
- * (binlist/data's files date from 2016-2017), which SOURCE.md and the manifest's source say.
+ * Each dataset's current manifest (`count` records, `ageDays` old), or null when never imported
+ * (`vigil data status`). The age counts from the build date where the data carries one (MaxMind
+ * databases), else from the import: a list can be older than its import (binlist/data's files
+ * date from 2016-2017), which SOURCE.md and the manifest's source say.
  */
 export function datasetStatus(dataDir: string, now: Date = new Date()): Record<string, DatasetStatus | null> {
   return Object.fromEntries(DATASET_NAMES.map((name) => {
     const m = readManifest(dataDir, name);
-    return [name, m && { ...m, ageDays: Math.max(0, Math.floor((now.getTime() - Date.parse(m.importedAt)) / 86_400_000)) }];
+    return [name, m && { ...m, builtAt: m.builtAt ?? null, ageDays: Math.max(0, Math.floor((now.getTime() - Date.parse(m.builtAt ?? m.importedAt)) / 86_400_000)) }];
   }));
 }
 

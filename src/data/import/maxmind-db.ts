@@ -54,6 +54,7 @@ export function importMaxmindDb(name: string, dataDir: string, dir: string, now:
     source: `${join(src, file)} (${type}, built ${reader.metadata.buildEpoch.toISOString().slice(0, 10)})`,
     license: 'as supplied by the operator (GeoLite2: CC BY-SA 4.0, MaxMind GeoLite2 EULA)',
     count: reader.metadata.nodeCount,
+    builtAt: reader.metadata.buildEpoch.toISOString(),
   }, now);
   return { manifest, files: [file], rejected: 0, samples: [] };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -8,9 +8,11 @@ import { DatasetError } from './dataset-store.ts';
 import { CLOUD_RANGES_JHASSINE, DATACENTER_IPCAT, ICLOUD_PRIVATE_RELAY, TOR_EXIT_NODES, VPN_DATACENTER_X4BNET } from './ip-lists.ts';
 import type { ImportReport } from './dangerous-domains.ts';
 import { IMPORTERS } from './index.ts';
+import { downloadTo } from './download.ts';
+import { downloadGeoLite2, MAXMIND_EDITIONS, type MaxmindCredentials } from './maxmind-download.ts';
+import { NO_PROGRESS, type Progress } from './progress.ts';
 
-/** Largest download accepted (the biggest public BIN list is about 40 MB). */
-export const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
+export { MAX_DOWNLOAD_BYTES } from './download.ts';
 
 /** One file of a dataset's default sources: where to fetch it, and the name it gets in DIR/NAME/. */
 export interface SourceFile {
@@ -111,8 +113,10 @@ export interface UpdateOptions {
   /** Expected SHA-256 (hex) of the file; the import is refused when it differs. Only for a single file. */
   sha256?: string | undefined;
   now?: Date;
-  /** Progress lines (stderr in the CLI). */
-  progress?: (line: string) => void;
+  /** Progress lines (stderr in the CLI, a bar on a terminal; the log in a server). */
+  progress?: Progress;
+  /** MaxMind credentials: without --from, geolite2-city and geolite2-asn download from MaxMind. */
+  maxmind?: MaxmindCredentials | undefined;
 }
 
 function fileName(from: string, isUrl: boolean): string {
@@ -120,40 +124,12 @@ function fileName(from: string, isUrl: boolean): string {
   return FILE_NAME.test(raw) ? raw : 'download';
 }
 
-async function download(url: string, dest: string, progress: (line: string) => void): Promise<number> {
-  const res = await fetch(url, { redirect: 'follow' }).catch((err: unknown) => {
-    throw new DatasetError(`cannot download ${url}: ${err instanceof Error ? err.message : String(err)}`);
-  });
-  if (!res.ok || res.body === null) throw new DatasetError(`cannot download ${url}: HTTP ${res.status}`);
-  const total = Number(res.headers.get('content-length') ?? 0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let shown = 0;
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_DOWNLOAD_BYTES) {
-      await reader.cancel();
-      throw new DatasetError(`${url} is larger than ${MAX_DOWNLOAD_BYTES} bytes; refused`);
-    }
-    chunks.push(Buffer.from(value));
-    if (size - shown >= 4 * 1024 * 1024) {
-      shown = size;
-      progress(`downloaded ${(size / 1048576).toFixed(1)} MB${total > 0 ? ` of ${(total / 1048576).toFixed(1)} MB` : ''}`);
-    }
-  }
-  writeFileSync(dest, Buffer.concat(chunks));
-  return size;
-}
-
 /** Copies or downloads one source into `dest`. */
-async function fetchOne(from: string, dest: string, progress: (line: string) => void): Promise<void> {
+async function fetchOne(from: string, dest: string, progress: Progress): Promise<void> {
   const isUrl = /^https?:\/\//i.test(from);
   if (isUrl) {
     progress(`downloading ${from}`);
-    const bytes = await download(from, dest, progress);
+    const bytes = await downloadTo(from, dest, { progress, label: `downloading ${basename(dest)}` });
     progress(`downloaded ${bytes} bytes`);
     return;
   }
@@ -174,7 +150,8 @@ async function fetchOne(from: string, dest: string, progress: (line: string) => 
 export async function updateDataset(dataDir: string, name: string, opts: UpdateOptions = {}): Promise<ImportReport> {
   const importer = IMPORTERS[name];
   if (importer === undefined) throw new DatasetError(`unknown dataset "${name}" (known: ${Object.keys(IMPORTERS).join(', ')})`);
-  const progress = opts.progress ?? (() => undefined);
+  const progress = opts.progress ?? NO_PROGRESS;
+  if (opts.from === undefined && opts.maxmind !== undefined && MAXMIND_EDITIONS[name] !== undefined) return updateFromMaxmind(dataDir, name, opts.maxmind, opts, progress);
   let files: readonly SourceFile[];
   if (opts.from !== undefined) {
     const isUrl = /^https?:\/\//i.test(opts.from);
@@ -182,7 +159,10 @@ export async function updateDataset(dataDir: string, name: string, opts: UpdateO
     files = [{ url: opts.from, file: fileName(opts.from, isUrl) }];
   } else {
     const sources = datasetSources(name, opts.sourcesFile);
-    if (sources === null) throw new DatasetError(`${name} has no default sources; give --from URL|FILE (or list its files in DATA_SOURCES_FILE)`);
+    if (sources === null) {
+      const maxmind = MAXMIND_EDITIONS[name] !== undefined ? ' or set MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY' : '';
+      throw new DatasetError(`${name} has no default sources; give --from URL|FILE (or list its files in DATA_SOURCES_FILE${maxmind})`);
+    }
     files = sources;
   }
   const expected = opts.sha256?.trim().toLowerCase();
@@ -201,11 +181,64 @@ export async function updateDataset(dataDir: string, name: string, opts: UpdateO
       if (got !== expected) throw new DatasetError(`sha256 mismatch: expected ${expected}, got ${got}; nothing imported`);
       progress('sha256 verified');
     }
-    progress(`importing ${name}`);
-    const report = importer(dataDir, tmp, opts.now);
-    progress(`${name} ${report.manifest.version}: ${report.manifest.count} records (previous ${report.manifest.previous ?? 'none'})`);
-    return report;
+    return importFrom(dataDir, name, tmp, opts.now, progress);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+function importFrom(dataDir: string, name: string, dir: string, now: Date | undefined, progress: Progress): ImportReport {
+  const importer = IMPORTERS[name];
+  if (importer === undefined) throw new DatasetError(`unknown dataset "${name}"`);
+  progress(`importing ${name}`);
+  const report = importer(dataDir, dir, now, progress);
+  progress(`${name} ${report.manifest.version}: ${report.manifest.count} records (previous ${report.manifest.previous ?? 'none'})`);
+  return report;
+}
+
+/** geolite2-city or geolite2-asn from MaxMind (MAXMIND_ACCOUNT_ID, MAXMIND_LICENSE_KEY), checked and imported like a local .mmdb. */
+async function updateFromMaxmind(dataDir: string, name: string, creds: MaxmindCredentials, opts: UpdateOptions, progress: Progress): Promise<ImportReport> {
+  const tmp = mkdtempSync(join(tmpdir(), 'vigil-update-'));
+  try {
+    await downloadGeoLite2(name, creds, join(tmp, name), join(tmp, '.work'), progress);
+    return importFrom(dataDir, name, tmp, opts.now, progress);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The datasets `vigil data update --all` updates: those with sources (DEFAULT_SOURCES or DATA_SOURCES_FILE), and GeoLite2 with MaxMind credentials. */
+export function updatableDatasets(sourcesFile: string | undefined, maxmind: MaxmindCredentials | undefined): string[] {
+  const names = Object.keys(IMPORTERS).filter((name) => datasetSources(name, sourcesFile) !== null || (maxmind !== undefined && MAXMIND_EDITIONS[name] !== undefined));
+  return names;
+}
+
+/** One dataset's outcome in `vigil data update --all`. */
+export type UpdateOutcome =
+  | { name: string; status: 'updated'; version: string; count: number; previous: string | null; seconds: number }
+  | { name: string; status: 'failed'; error: string; seconds: number };
+
+/**
+ * `vigil data update --all` (and the DATA_UPDATE_INTERVAL schedule): updates every updatable
+ * dataset one after the other; a failure is recorded and the others still update (each keeps its
+ * current version when its own update fails).
+ */
+export async function updateAll(dataDir: string, opts: Omit<UpdateOptions, 'from' | 'sha256'> = {}): Promise<UpdateOutcome[]> {
+  const progress = opts.progress ?? NO_PROGRESS;
+  const names = updatableDatasets(opts.sourcesFile, opts.maxmind);
+  const out: UpdateOutcome[] = [];
+  for (const [i, name] of names.entries()) {
+    progress(`dataset ${i + 1} of ${names.length}: ${name}`);
+    const started = Date.now();
+    const seconds = (): number => Math.round((Date.now() - started) / 100) / 10;
+    try {
+      const r = await updateDataset(dataDir, name, opts);
+      out.push({ name, status: 'updated', version: r.manifest.version, count: r.manifest.count, previous: r.manifest.previous, seconds: seconds() });
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      progress(`${name} failed: ${error}`);
+      out.push({ name, status: 'failed', error, seconds: seconds() });
+    }
+  }
+  return out;
 }

@@ -2,13 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Counters, Store } from '../../store/ports.ts';
 import type { Metrics } from '../../ops/metrics.ts';
 import type { CanaryStatus, DnsCanary } from '../../net/dns-canary.ts';
+import type { DatasetAge } from '../../data/data-age.ts';
 
 /**
  * /healthz (process is up), /readyz (store and counters answer; `details.dns` tells whether the
  * resolver passes its canary, without failing readiness: the API still answers, with DNS facts
- * unknown), /metrics (Prometheus).
+ * unknown; `details.datasets` tells each dataset's version, date and age, never failing readiness),
+ * /metrics (Prometheus).
  */
-export function registerHealthRoutes(app: FastifyInstance, deps: { store: Store; counters: Counters; metrics: Metrics; dns?: DnsCanary | null }): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  deps: { store: Store; counters: Counters; metrics: Metrics; dns?: DnsCanary | null; datasetAges?: () => readonly DatasetAge[] },
+): void {
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const checks: Record<string, string> = {};
@@ -30,9 +35,19 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { store: Store;
       }),
     ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks, details: { dns } });
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', checks, details: { dns, datasets: datasetDetails(deps.datasetAges) } });
   });
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
     reply.header('content-type', deps.metrics.registry.contentType).send(await deps.metrics.text()),
   );
+}
+
+/** Each dataset's age for /readyz; a failure to read them (a corrupt manifest) is a detail too, never a 500. */
+function datasetDetails(ages: (() => readonly DatasetAge[]) | undefined): Record<string, Omit<DatasetAge, 'dataset'>> | { error: string } {
+  if (ages === undefined) return {};
+  try {
+    return Object.fromEntries(ages().map(({ dataset, ...rest }) => [dataset, rest]));
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
 }
