@@ -7,6 +7,8 @@ import { PostgresEvents } from './events.ts';
 import { PostgresEvidence, PostgresModel, PostgresOutcomes } from './learning.ts';
 import { PostgresLearningWriter } from './learning-writer.ts';
 import { PostgresPolicy } from './policy.ts';
+import { PostgresConsole } from './console.ts';
+import type { ConsolePort } from '../console-port.ts';
 import { applyMigrations } from './migrate.ts';
 import { PostgresRequestLog } from './request-log.ts';
 import { PostgresScorings } from './scorings.ts';
@@ -34,6 +36,7 @@ export class PostgresStore implements Store {
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
   readonly learning: LearningWriter;
+  readonly console: ConsolePort;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -58,6 +61,7 @@ export class PostgresStore implements Store {
     this.evidence = new PostgresEvidence(this.#pool);
     this.model = new PostgresModel(this.#pool);
     this.learning = new PostgresLearningWriter(this.#pool);
+    this.console = new PostgresConsole(this.#pool);
   }
 
   migrate(): Promise<void> {

@@ -10,6 +10,8 @@ import { SqliteEvidence, SqliteModel, SqliteOutcomes } from './learning.ts';
 import { SqliteLearningWriter } from './learning-writer.ts';
 import { SqlitePolicy } from './policy.ts';
 import { WalCheckpointer } from './checkpointer.ts';
+import { SqliteConsole } from './console.ts';
+import type { ConsolePort } from '../console-port.ts';
 import { applyMigrations } from './migrate.ts';
 import { LocalReader, type SnapshotReader, LoadReader, WorkerReader } from './read-worker.ts';
 import { SqliteRequestLog } from './request-log.ts';
@@ -60,6 +62,7 @@ export class SqliteStore implements Store {
   readonly evidence: EvidencePort;
   readonly model: ModelPort;
   readonly learning: LearningWriter;
+  readonly console: ConsolePort;
   /** The background checkpointer, when `backgroundCheckpoint` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
   readonly #db: Database.Database;
@@ -114,6 +117,7 @@ export class SqliteStore implements Store {
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
     this.learning = new SqliteLearningWriter(this.#db);
+    this.console = new SqliteConsole(this.#db);
   }
 
   migrate(): Promise<void> {
