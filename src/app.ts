@@ -22,6 +22,8 @@ import type { Seed } from './accounts/seed.ts';
 import { createLearning, type Learning } from './learning/index.ts';
 import type { VelocitySource } from './learning/velocity.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
+import { registerDashboard } from './dashboard/index.ts';
+import { ConsoleSessions } from './dashboard/sessions.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -132,6 +134,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerFlagRoutes(app);
   registerHealthRoutes(app, { store, counters, metrics });
   registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store } });
+  if (config.dashboard) {
+    registerDashboard(app, {
+      accounts, store, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
+      sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
+    });
+  }
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
     const done = await accounts.applySeed(seed);
     keys.clear();

@@ -64,6 +64,8 @@ const EnvSchema = z
     RDAP_ASN_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     DATA_SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    DASHBOARD: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    DASHBOARD_SESSION_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(10_080).default(480)),
   })
   .strip();
 
@@ -107,6 +109,10 @@ export interface Config {
   crawlerRangesFile: string | undefined;
   /** JSON file replacing the public sources `vigil data update NAME` downloads (src/data/import/update.ts). */
   dataSourcesFile: string | undefined;
+  /** The web console at /dashboard (src/dashboard/); `DASHBOARD=off` leaves it out. */
+  dashboard: boolean;
+  /** How long a console sign-in lasts (DASHBOARD_SESSION_MINUTES, default 8 hours). */
+  dashboardSessionMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -169,5 +175,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     rdapAsnBootstrapFile: e.RDAP_ASN_BOOTSTRAP_FILE,
     crawlerRangesFile: e.CRAWLER_RANGES_FILE,
     dataSourcesFile: e.DATA_SOURCES_FILE,
+    dashboard: e.DASHBOARD === 'on',
+    dashboardSessionMinutes: e.DASHBOARD_SESSION_MINUTES,
   });
 }
