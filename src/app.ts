@@ -29,6 +29,8 @@ import { BODY_LIMIT_BYTES } from './http/body.ts';
 import { capConnectionsPerAddress, timeoutOptions } from './http/connection-limits.ts';
 import { apiDocumentBase, completeDocument } from './http/openapi/document.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { registerDashboard } from './dashboard/index.ts';
+import { ConsoleSessions } from './dashboard/sessions.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -153,6 +155,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerDatasetAgeMetric(metrics.registry, ages, clock);
   registerHealthRoutes(app, { store, counters, metrics, dns: canary, datasetAges: ages });
   registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store }, publicUrl: config.publicUrl });
+  if (config.dashboard) {
+    registerDashboard(app, {
+      accounts, store, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
+      sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
+    });
+  }
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
     const done = await accounts.applySeed(seed);
     keys.clear();

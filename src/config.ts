@@ -100,6 +100,8 @@ const EnvSchema = z
         .transform((s) => s.replace(/\/+$/, ''))
         .default('https://download.maxmind.com'),
     ),
+    DASHBOARD: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    DASHBOARD_SESSION_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(10_080).default(480)),
   })
   .strip()
   .superRefine((e, ctx) => {
@@ -194,6 +196,10 @@ export interface MaxmindConfig {
   licenseKey: string;
   /** MAXMIND_BASE_URL, default https://download.maxmind.com (a mirror, or a local server in tests). */
   baseUrl: string;
+  /** The web console at /dashboard (src/dashboard/); `DASHBOARD=off` leaves it out. */
+  dashboard: boolean;
+  /** How long a console sign-in lasts (DASHBOARD_SESSION_MINUTES, default 8 hours). */
+  dashboardSessionMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -268,5 +274,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     maxmind: e.MAXMIND_ACCOUNT_ID !== undefined && e.MAXMIND_LICENSE_KEY !== undefined
       ? { accountId: e.MAXMIND_ACCOUNT_ID, licenseKey: e.MAXMIND_LICENSE_KEY, baseUrl: e.MAXMIND_BASE_URL }
       : undefined,
+    dashboard: e.DASHBOARD === 'on',
+    dashboardSessionMinutes: e.DASHBOARD_SESSION_MINUTES,
   });
 }

@@ -221,6 +221,7 @@ export interface EventQuery {
   to: string | null;
   userId: string | null;
   before: number | null;
+  labelled: boolean | null;
   limit: number;
 }
 
@@ -239,6 +240,7 @@ export function eventQuery(filter: EventFilter): EventQuery {
     to: filter.to === undefined ? null : isoTimestamp(filter.to),
     userId: filter.userId ?? null,
     before: filter.before ?? null,
+    labelled: filter.labelled ?? null,
     limit: pageLimit(filter.limit),
   };
 }
@@ -253,11 +255,16 @@ export function pageLimit(limit: number | undefined): number {
 /** A bitmask naming which optional filters a query uses, so each combination gets its own cached statement. */
 export function filterMask(query: EventQuery): number {
   const present = [query.kind, query.riskMin, query.riskMax, query.from, query.to, query.userId, query.before];
-  return present.reduce<number>((mask, value, bit) => (value === null ? mask : mask | (1 << bit)), 0);
+  const mask = present.reduce<number>((mask, value, bit) => (value === null ? mask : mask | (1 << bit)), 0);
+  // Two more bits: labelled (true) and not labelled (false) are different statements.
+  return query.labelled === null ? mask : mask | (1 << (query.labelled ? 7 : 8));
 }
 
-/** WHERE conditions of listEvents for the filters present; `param(name)` renders a placeholder. */
-export function eventConditions(query: EventQuery, param: (name: keyof EventQuery) => string): string[] {
+/**
+ * WHERE conditions of listEvents for the filters present; `param(name)` renders a placeholder, `table` is how
+ * the query names the events table. A label by event_id is the evidence of origin `event:<id>` (feedback-service.ts).
+ */
+export function eventConditions(query: EventQuery, param: (name: keyof EventQuery) => string, table = 'events'): string[] {
   const where: string[] = [];
   if (query.kind !== null) where.push(`kind = ${param('kind')}`);
   if (query.riskMin !== null) where.push(`risk >= ${param('riskMin')}`);
@@ -266,6 +273,10 @@ export function eventConditions(query: EventQuery, param: (name: keyof EventQuer
   if (query.to !== null) where.push(`created_at < ${param('to')}`);
   if (query.userId !== null) where.push(`user_id = ${param('userId')}`);
   if (query.before !== null) where.push(`event_id < ${param('before')}`);
+  if (query.labelled !== null) {
+    const labelled = `EXISTS (SELECT 1 FROM identity_evidence x WHERE x.account_id = ${table}.account_id AND x.origin = 'event:' || ${table}.event_id)`;
+    where.push(query.labelled ? labelled : `NOT ${labelled}`);
+  }
   return where;
 }
 

@@ -1,6 +1,7 @@
 import type { BlacklistType, CustomRule, EventKind } from '../policy/types.ts';
 import type { LabelType } from './learning-ports.ts';
 import type { LearningStore } from './learning-ports.ts';
+import type { ConsolePort } from './console-port.ts';
 
 /**
  * Store ports: the persistence contract every implementation (SQLite, PostgreSQL) fulfils.
@@ -198,6 +199,8 @@ export interface EventFilter {
   userId?: string;
   /** Page: events with eventId below this (newest first). */
   before?: number;
+  /** true: only events labelled through feedback by event_id; false: only those not labelled. */
+  labelled?: boolean;
   limit?: number;
 }
 
@@ -382,6 +385,8 @@ export interface Store extends LearningStore {
   readonly locks: AccountLocks;
   readonly policyChanges: PolicyChanges;
   readonly deletedUsers: DeletedUsersPort;
+  /** The dashboard's sessions, users and audit log. */
+  readonly console: ConsolePort;
   /** Applies pending migrations; safe to run on every start. */
   migrate(): Promise<void>;
   /** Resolves when the store answers a trivial query; rejects otherwise. */

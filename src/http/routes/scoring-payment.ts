@@ -60,6 +60,14 @@ function testSignals(learning: Learning, input: PaymentInput, now: Date): Paymen
   };
 }
 
+/** The contributions as stored with a fraud_payment event: source, id and points; custom rules' change last. */
+function explainedPoints(contributions: readonly PaymentContribution[], customDelta: number): Array<{ source: string; id: string; points: number }> {
+  const out: Array<{ source: string; id: string; points: number }> = contributions.map((c) => ({ source: c.source, id: c.id, points: c.points }));
+  const delta = +customDelta.toFixed(2);
+  if (delta !== 0) out.push({ source: 'custom_rule', id: 'custom_rules', points: delta });
+  return out;
+}
+
 /** POST /scoring/payment: a 0-100 risk score of one transaction with the rules that fired. */
 export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
   const kept = new NoteKey<Kept>('payment scoring');
@@ -113,6 +121,8 @@ export function paymentEndpoint(learning: Learning | undefined): EndpointDef {
               rules: (result.rules as Array<{ id: string }>).map((r) => r.id),
               amount: k.input.amount ?? null,
               currency: k.input.currency ?? null,
+              // What made the score (points sum to it), for the console's event view and webhook receivers.
+              explanation: { contributions: explainedPoints(k.scored.score.contributions, score - k.scored.score.score) },
             },
             ...(who !== null && { identity: { type: h.customer !== null ? 'customer_id' as const : h.email !== null ? 'email' as const : 'card' as const, hash: who } }),
           };

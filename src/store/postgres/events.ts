@@ -242,7 +242,7 @@ export class PostgresEvents implements EventsPort {
     const conditions = eventConditions(query, (name) => {
       values.push(query[name]);
       return `$${values.length}`;
-    });
+    }, 'e');
     values.push(query.limit);
     // One named statement per combination of filters, so each gets a plan that fits it.
     const { rows } = await this.pool.query<EventRow>({

@@ -380,4 +380,48 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deleted_users_at ON deleted_users (deleted_at);
     `,
   },
+  {
+    version: 11,
+    name: 'console sessions, users and audit log',
+    sql: `
+      -- The dashboard (src/dashboard/): sessions keyed by the SHA-256 of their cookie, users with scrypt hashes,
+      -- and the audit log of every change made through it.
+      CREATE TABLE console_sessions (
+        id_hash    TEXT COLLATE "C" PRIMARY KEY,
+        role       TEXT NOT NULL CHECK (role IN ('operator', 'analyst')),
+        account_id TEXT,
+        actor      TEXT NOT NULL,
+        key_id     TEXT,
+        created_at TIMESTAMPTZ NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX console_sessions_expires ON console_sessions (expires_at);
+      CREATE INDEX console_sessions_actor ON console_sessions (actor);
+
+      CREATE TABLE console_users (
+        username      TEXT PRIMARY KEY,
+        account_id    TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        created_at    TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX console_users_account ON console_users (account_id, username);
+
+      CREATE TABLE console_audit (
+        id         BIGSERIAL PRIMARY KEY,
+        at         TIMESTAMPTZ NOT NULL,
+        actor      TEXT NOT NULL,
+        account_id TEXT,
+        action     TEXT NOT NULL,
+        detail     TEXT NOT NULL
+      );
+      CREATE INDEX console_audit_account ON console_audit (account_id, id);
+
+      -- The console's charts and searches: events per day and kind index-only; payments by time (score bands,
+      -- the newest first) and by card BIN and last four digits.
+      CREATE INDEX events_account_created_kind ON events (account_id, created_at, kind);
+      DROP INDEX events_account_created;
+      CREATE INDEX payment_scorings_account_time ON payment_scorings (account_id, scored_at, score);
+      CREATE INDEX payment_scorings_card_digits ON payment_scorings (account_id, card_bin, card_last4, scored_at);
+    `,
+  },
 ];

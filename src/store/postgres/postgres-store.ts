@@ -10,6 +10,8 @@ import { PostgresEvents } from './events.ts';
 import { PostgresEvidence, PostgresModel, PostgresOutcomes } from './learning.ts';
 import { PostgresLearningWriter } from './learning-writer.ts';
 import { PostgresPolicy } from './policy.ts';
+import { PostgresConsole } from './console.ts';
+import type { ConsolePort } from '../console-port.ts';
 import { applyMigrations } from './migrate.ts';
 import { PostgresRequestLog } from './request-log.ts';
 import { PostgresScorings } from './scorings.ts';
@@ -42,6 +44,7 @@ export class PostgresStore implements Store {
   readonly policyChanges: PolicyChanges;
   readonly deletedUsers: DeletedUsersPort;
   readonly #notifications: PostgresPolicyNotifications;
+  readonly console: ConsolePort;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
@@ -69,6 +72,7 @@ export class PostgresStore implements Store {
     this.locks = this.#locks = new PostgresAccountLocks(options.connectionString);
     this.deletedUsers = new PostgresDeletedUsers(this.#pool);
     this.policyChanges = this.#notifications = new PostgresPolicyNotifications(options.connectionString);
+    this.console = new PostgresConsole(this.#pool);
   }
 
   migrate(): Promise<void> {

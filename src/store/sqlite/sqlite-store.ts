@@ -9,6 +9,8 @@ import { SqliteEvidence, SqliteModel, SqliteOutcomes } from './learning.ts';
 import { SqliteLearningWriter } from './learning-writer.ts';
 import { SqlitePolicy } from './policy.ts';
 import { WalCheckpointer } from './checkpointer.ts';
+import { SqliteConsole } from './console.ts';
+import type { ConsolePort } from '../console-port.ts';
 import { applyMigrations } from './migrate.ts';
 import { LocalReader, type SnapshotReader, LoadReader, WorkerReader } from './read-worker.ts';
 import { SqliteRequestLog } from './request-log.ts';
@@ -70,6 +72,7 @@ export class SqliteStore implements Store {
   readonly policyChanges: PolicyChanges = { listen: () => Promise.resolve() };
   /** One process: a deletion flushes this process's buffers first, and events are written before it runs. */
   readonly deletedUsers: DeletedUsersPort = { add: () => Promise.resolve(), guard: (_accounts, _since, work) => work([]) };
+  readonly console: ConsolePort;
   /** The background checkpointer, when `backgroundCheckpoint` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
   readonly #db: Database.Database;
@@ -128,6 +131,7 @@ export class SqliteStore implements Store {
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
     this.learning = new SqliteLearningWriter(this.#db);
+    this.console = new SqliteConsole(this.#db);
   }
 
   migrate(): Promise<void> {

@@ -1,0 +1,241 @@
+/**
+ * The console over HTTP (app.inject) on a real SQLite store: sign-in for operators, analysts (live key or
+ * dashboard user), cookies and CSRF, account isolation, every page rendering, labels sent as
+ * POST /feedback/event sends them, list imports with per-line errors, and the audit log.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { apiCall } from '../helpers/api-client.ts';
+import { ConsoleClient } from '../helpers/console-client.ts';
+import { ADMIN_TOKEN, liveKey, makeTestApp, testKey, type TestApp } from '../helpers/harness.ts';
+
+const KEY = liveKey('dash1');
+const OTHER = liveKey('dash2');
+let t: TestApp;
+let now = new Date('2026-11-20T12:00:00Z');
+
+before(async () => {
+  t = await makeTestApp({
+    clock: () => now,
+    seed: { accounts: [{ id: 'shop', plan: 'premium', keys: [KEY, testKey('dash1')] }, {
+      id: 'rival', plan: 'premium', keys: [OTHER],
+      // A payment rule so that one scoring surely raises a fraud_payment event (its change is a contribution too).
+      customRules: [{ title: 'Known bad customer', group: 'payment', enabled: true, conditions: { all: [{ field: 'input.customer_id', op: 'eq', value: 'c-bad' }] }, action: { type: 'overwrite_score', score: 92 } }],
+    }] },
+  });
+});
+after(() => t.close());
+
+async function operator(): Promise<ConsoleClient> {
+  const c = new ConsoleClient(t);
+  assert.equal(await c.signIn({ secret: ADMIN_TOKEN }), 303);
+  return c;
+}
+
+/** An event of the account, raised through the API (a disposable address scores 2+: spam_email). */
+async function raiseEmailEvent(key: string, email: string): Promise<number> {
+  const a = await apiCall(t, 'GET', '/scoring/email', key, undefined, { email, userID: 'u-77' });
+  assert.equal(a.status, 'success', a.raw);
+  const account = key === KEY ? 'shop' : 'rival';
+  const [event] = await t.store.events.listEvents(account, { kind: 'spam_email', limit: 1 });
+  assert.ok(event, 'no spam_email event was raised');
+  return event.eventId;
+}
+
+describe('sign-in and sessions', () => {
+  it('a page without a session sends the browser to sign in, keeping where it was going', async () => {
+    const page = await new ConsoleClient(t).get('/dashboard/a/shop/events');
+    assert.equal(page.status, 303);
+    assert.equal(page.headers.location, '/dashboard/sign-in?next=%2Fdashboard%2Fa%2Fshop%2Fevents');
+    const signIn = await new ConsoleClient(t).get('/dashboard/sign-in');
+    assert.equal(signIn.status, 200);
+    assert.match(String(signIn.headers['content-security-policy']), /default-src 'none'; script-src 'self'/);
+    assert.match(signIn.body, /<label for="secret">/);
+  });
+
+  it('the admin token signs in an operator with an HttpOnly, SameSite=Strict cookie; a wrong one is refused and audited', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/dashboard/sign-in', payload: `secret=${ADMIN_TOKEN}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(res.statusCode, 303);
+    assert.match(String(res.headers['set-cookie']), /^vigil_console=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Strict; Max-Age=28800$/);
+    const bad = new ConsoleClient(t);
+    assert.equal(await bad.signIn({ secret: 'not-the-token-at-all' }), 401);
+    assert.equal(bad.cookie, undefined);
+    const audit = await t.store.console.listAudit({ limit: 5 });
+    assert.ok(audit.some((e) => e.action === 'sign-in.refused'));
+  });
+
+  it('a test key cannot sign in; a live key signs in an analyst of its account only', async () => {
+    assert.equal(await new ConsoleClient(t).signIn({ secret: testKey('dash1') }), 401);
+    const analyst = new ConsoleClient(t);
+    assert.equal(await analyst.signIn({ secret: KEY }), 303);
+    assert.equal((await analyst.get('/dashboard/a/shop/events')).status, 200);
+    for (const url of ['/dashboard/a/rival/events', '/dashboard/a/rival/overview', '/dashboard/a/rival/events/1', '/dashboard/accounts', '/dashboard/audit']) {
+      const page = await analyst.get(url);
+      assert.equal(page.status, 404, url);
+      assert.doesNotMatch(page.body, /rival/);
+    }
+    // A change aimed at the other account is refused the same way.
+    const post = await analyst.post('/dashboard/a/rival/lists/add', { type: 'ip', values: '203.0.113.1' }, (/name="_csrf" value="([^"]+)"/.exec((await analyst.get('/dashboard/a/shop/lists')).body))![1]);
+    assert.equal(post.status, 404);
+    assert.equal((await t.store.policy.countBlacklist('rival')).ip ?? 0, 0);
+  });
+
+  it('a change without the CSRF token is refused and changes nothing', async () => {
+    const op = await operator();
+    const res = await op.post('/dashboard/a/shop/lists/add', { type: 'email', values: 'csrf@example.com' }, '');
+    assert.equal(res.status, 403);
+    const wrong = await op.post('/dashboard/a/shop/lists/add', { type: 'email', values: 'csrf@example.com' }, 'x'.repeat(43));
+    assert.equal(wrong.status, 403);
+    assert.equal((await t.store.policy.countBlacklist('shop')).email ?? 0, 0);
+  });
+
+  it('sign-out ends the session; an expired session signs in again', async () => {
+    const op = await operator();
+    const out = await op.post('/dashboard/sign-out', {});
+    assert.equal(out.status, 303);
+    assert.equal((await op.get('/dashboard/accounts')).status, 303);
+    const later = await operator();
+    now = new Date(now.getTime() + 9 * 3600_000);
+    try {
+      assert.equal((await later.get('/dashboard/accounts')).status, 303);
+    } finally {
+      now = new Date('2026-11-20T12:00:00Z');
+    }
+  });
+
+  it('revoking the key an analyst signed in with ends the session', async () => {
+    const { key, record } = await t.accounts.createKey('shop', 'live');
+    const analyst = new ConsoleClient(t);
+    assert.equal(await analyst.signIn({ secret: key }), 303);
+    assert.equal((await analyst.get('/dashboard/a/shop/overview')).status, 200);
+    await t.accounts.revokeKey(record.id);
+    assert.equal((await analyst.get('/dashboard/a/shop/overview')).status, 303);
+  });
+
+  it('the operator creates a dashboard user (scrypt hash stored), who sees one account; deleting the user ends their sessions', async () => {
+    const op = await operator();
+    const made = await op.post('/dashboard/users', { username: 'jane.analyst', password: 'correct horse battery', account: 'shop' });
+    assert.equal(made.status, 303, made.body);
+    const stored = await t.store.console.getUser('jane.analyst');
+    assert.match(stored!.passwordHash, /^scrypt\$131072\$8\$1\$/);
+    assert.doesNotMatch(stored!.passwordHash, /horse/);
+    assert.equal(await new ConsoleClient(t).signIn({ username: 'jane.analyst', password: 'wrong password!!' }), 401);
+    const jane = new ConsoleClient(t);
+    assert.equal(await jane.signIn({ username: 'jane.analyst', password: 'correct horse battery' }), 303);
+    assert.equal((await jane.get('/dashboard/a/shop/overview')).status, 200);
+    assert.equal((await jane.get('/dashboard/a/rival/overview')).status, 404);
+    assert.equal((await op.post('/dashboard/users/jane.analyst/delete', {})).status, 303);
+    assert.equal((await jane.get('/dashboard/a/shop/overview')).status, 303);
+  });
+});
+
+describe('pages and changes', () => {
+  it('every page of an account answers 200 with its heading', async () => {
+    const op = await operator();
+    const pages: Array<[string, RegExp]> = [
+      ['overview', /<h1>Overview<\/h1>/], ['events', /<h1>Events<\/h1>/], ['payments', /<h1>Payments<\/h1>/], ['rules', /<h1>Rules<\/h1>/],
+      ['rules/new?group=email', /<h1>New email rule<\/h1>/], ['lists', /<h1>Lists<\/h1>/], ['webhooks', /<h1>Webhooks<\/h1>/],
+      ['model', /<h1>Model and data<\/h1>/], ['audit', /<h1>Audit log<\/h1>/],
+    ];
+    for (const [path, heading] of pages) {
+      const page = await op.get(`/dashboard/a/shop/${path}`);
+      assert.equal(page.status, 200, `${path}: ${page.body.slice(0, 300)}`);
+      assert.match(page.body, heading, path);
+    }
+    const accounts = await op.get('/dashboard/accounts');
+    assert.equal(accounts.status, 200);
+    assert.match(accounts.body, /rival/);
+    assert.equal((await op.get('/dashboard/a/nobody/overview')).status, 404);
+    assert.equal((await op.get('/dashboard/a/shop/events/abc')).status, 404);
+    assert.equal((await op.get('/dashboard/a/shop/events/999999')).status, 404);
+  });
+
+  it('bad filter values are explained on the page (400), not a server error', async () => {
+    const op = await operator();
+    const page = await op.get('/dashboard/a/shop/events?from=2026-13-45&riskMin=500');
+    assert.equal(page.status, 400);
+    assert.match(page.body, /from is not a calendar date|from must be a date/);
+  });
+
+  it('labelling an event in the console stores what POST /feedback/event stores', async () => {
+    const op = await operator();
+    const id = await raiseEmailEvent(KEY, 'x7@mailinator.com');
+    const list = await op.get('/dashboard/a/shop/events?kind=spam_email&labelled=no');
+    assert.match(list.body, new RegExp(`href="/dashboard/a/shop/events/${id}"`));
+    const res = await op.post(`/dashboard/a/shop/events/${id}/label`, { label: 'fraud' });
+    assert.equal(res.status, 303);
+    assert.equal(res.location, `/dashboard/a/shop/events/${id}?ok=labelled`);
+    assert.equal((await t.store.console.eventLabels('shop', [id])).get(id), 'fraud');
+    // The API sees the same label: sending it again is unchanged, as a retry would be.
+    const again = await apiCall(t, 'POST', '/feedback/event', KEY, { event_id: id, label: 'fraud' });
+    assert.deepEqual(again.data, { event_id: id, label: 'fraud', status: 'unchanged' });
+    const detail = await op.get(`/dashboard/a/shop/events/${id}`);
+    assert.match(detail.body, /<span class="tag fraud">fraud<\/span>/);
+    const labelled = await op.get('/dashboard/a/shop/events?labelled=yes');
+    assert.match(labelled.body, new RegExp(`events/${id}"`));
+    const audit = await t.store.console.listAudit({ accountId: 'shop', limit: 10 });
+    assert.ok(audit.some((e) => e.action === 'event.label' && e.detail.includes(`#${id}`) && e.actor === 'operator'));
+  });
+
+  it('a payment event shows its explanation as a bar chart whose bars are the contributions', async () => {
+    const op = await operator();
+    const a = await apiCall<{ score: number }>(t, 'POST', '/scoring/payment', OTHER, {
+      data: { transaction_id: 'dash-pay-1', customer_id: 'c-bad', customer_email: 'a@mailinator.com', customer_ip: '185.220.101.1', card_number: '4111111111111111', transaction_amount: 5000, transaction_currency: 'USD', billing_country: 'US', customer_country: 'NG' },
+    });
+    assert.equal(a.status, 'success', a.raw);
+    const [event] = await t.store.events.listEvents('rival', { kind: 'fraud_payment', limit: 1 });
+    assert.ok(event, `the payment scored ${a.data.score} and raised no fraud_payment event`);
+    const contributions = (event.summary.explanation as { contributions: Array<{ points: number }> }).contributions;
+    assert.ok(Math.abs(contributions.reduce((n, c) => n + c.points, 0) - event.risk) < 0.05);
+    const detail = await op.get(`/dashboard/a/rival/events/${event.eventId}`);
+    assert.equal((detail.body.match(/<rect /g) ?? []).length, contributions.length);
+    const payments = await op.get('/dashboard/a/rival/payments?by=transaction&q=dash-pay-1');
+    assert.match(payments.body, /dash-pay-1/);
+    const card = await op.get('/dashboard/a/rival/payments?by=card&q=411111+1111');
+    assert.match(card.body, /dash-pay-1/);
+    assert.doesNotMatch(card.body, /4111111111111111/);
+  });
+
+  it('a CSV import adds the good lines and lists each bad one with its line number', async () => {
+    const op = await operator();
+    const csv = 'value,note\n203.0.113.5,a\nnot-an-ip,b\n198.51.100.0/24,c\n999.1.1.1,d\n';
+    const res = await op.post('/dashboard/a/shop/lists/import', { type: 'ip', values: csv });
+    assert.equal(res.status, 200, res.body.slice(0, 300));
+    assert.match(res.body, /2 good values read, 2 new entries added, 2 lines refused/);
+    assert.match(res.body, /<td class="num">3<\/td><td>not-an-ip<\/td>/);
+    assert.match(res.body, /<td class="num">5<\/td><td>999.1.1.1<\/td>/);
+    assert.equal((await t.store.policy.countBlacklist('shop')).ip, 2);
+  });
+
+  it('rules: a draft is tested and backtested without being saved, then saved, disabled and deleted', async () => {
+    const op = await operator();
+    const form = { group: 'email', title: 'Block mailinator', mode: 'all', field0: 'domain.name', op0: 'eq', value0: 'mailinator.com', action: 'overwrite_score', score: '3', enabled: 'on', sampleInput: '{}', sampleResult: '{"domain": {"name": "mailinator.com"}}', from: '2026-11-01', to: '2026-11-30' };
+    const preview = await op.post('/dashboard/a/shop/rules', { ...form, intent: 'preview' });
+    assert.equal(preview.status, 200, preview.body.slice(0, 500));
+    assert.match(preview.body, /Sample: <strong>matches<\/strong>/);
+    assert.match(preview.body, /<dd id="bt-matched">\d+<\/dd>/);
+    assert.equal((await t.policy.rules.list('shop')).length, 0);
+    const bad = await op.post('/dashboard/a/shop/rules', { ...form, field0: 'domain.nam', intent: 'save' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body, /unknown field/);
+    const saved = await op.post('/dashboard/a/shop/rules', { ...form, intent: 'save' });
+    assert.equal(saved.status, 303);
+    const [rule] = await t.policy.rules.list('shop');
+    assert.deepEqual(rule?.conditions, { all: [{ field: 'domain.name', op: 'eq', value: 'mailinator.com' }] });
+    assert.equal((await op.post(`/dashboard/a/shop/rules/${rule.id}/disable`, {})).status, 303);
+    assert.equal((await t.policy.rules.get('shop', rule.id)).enabled, false);
+    assert.equal((await op.post(`/dashboard/a/shop/rules/${rule.id}/delete`, {})).status, 303);
+    assert.equal((await t.policy.rules.list('shop')).length, 0);
+  });
+
+  it('the events CSV export holds the filtered events', async () => {
+    const op = await operator();
+    const res = await op.get('/dashboard/a/shop/events/export.csv?kind=spam_email');
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /^text\/csv/);
+    const lines = res.body.trim().split('\r\n');
+    assert.equal(lines[0], 'event_id,kind,risk,subject,user_id,operation,created_at,summary');
+    assert.ok(lines.length >= 2);
+    assert.ok(lines.slice(1).every((l) => l.split(',')[1] === 'spam_email'));
+  });
+});
