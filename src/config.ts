@@ -189,6 +189,10 @@ export interface Config {
   dataUpdateIntervalMs: number;
   /** MaxMind credentials (MAXMIND_ACCOUNT_ID, MAXMIND_LICENSE_KEY): GeoLite2 downloads as geoipupdate does; undefined without them. */
   maxmind: MaxmindConfig | undefined;
+  /** The web console at /dashboard (src/dashboard/); `DASHBOARD=off` leaves it out. */
+  dashboard: boolean;
+  /** How long a console sign-in lasts (DASHBOARD_SESSION_MINUTES, default 8 hours). */
+  dashboardSessionMinutes: number;
 }
 
 export interface MaxmindConfig {
@@ -196,10 +200,6 @@ export interface MaxmindConfig {
   licenseKey: string;
   /** MAXMIND_BASE_URL, default https://download.maxmind.com (a mirror, or a local server in tests). */
   baseUrl: string;
-  /** The web console at /dashboard (src/dashboard/); `DASHBOARD=off` leaves it out. */
-  dashboard: boolean;
-  /** How long a console sign-in lasts (DASHBOARD_SESSION_MINUTES, default 8 hours). */
-  dashboardSessionMinutes: number;
 }
 
 export class ConfigError extends Error {}
