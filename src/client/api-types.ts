@@ -511,6 +511,8 @@ export interface components {
                 /** @description Comma-separated country codes */
                 countryNeighbours: string;
                 tld: string | null;
+                /** @description GeoLite2 accuracy radius around latitude/longitude, in km; null when the data gives none */
+                accuracyRadius: number | null;
             } | null;
             currency?: components["schemas"]["Currency"] | null;
             asn: {
@@ -541,6 +543,8 @@ export interface components {
                 /** @description A custom rule or one of the account's blacklists matched */
                 blacklisted: boolean;
                 custom_rules_applied: components["schemas"]["CustomRulesApplied"];
+                /** @description 0-100, after the account's lists, rules and labels: the score behind the suspicious_ip event (docs/ip.md) */
+                riskScore: number;
             };
             /** @description Parsed from the request's User-Agent (geoip only, device module). */
             device?: {
@@ -605,6 +609,8 @@ export interface components {
                 /** @description Comma-separated country codes */
                 countryNeighbours: string;
                 tld: string | null;
+                /** @description GeoLite2 accuracy radius around latitude/longitude, in km; null when the data gives none */
+                accuracyRadius: number | null;
             } | null;
             currency?: components["schemas"]["Currency"] | null;
             asn: {
@@ -635,6 +641,8 @@ export interface components {
                 /** @description A custom rule or one of the account's blacklists matched */
                 blacklisted: boolean;
                 custom_rules_applied: components["schemas"]["CustomRulesApplied"];
+                /** @description 0-100, after the account's lists, rules and labels: the score behind the suspicious_ip event (docs/ip.md) */
+                riskScore: number;
             };
             /** @description Parsed from the request's User-Agent (geoip only, device module). */
             device?: {
@@ -703,6 +711,8 @@ export interface components {
                     /** @description Comma-separated country codes */
                     countryNeighbours: string;
                     tld: string | null;
+                    /** @description GeoLite2 accuracy radius around latitude/longitude, in km; null when the data gives none */
+                    accuracyRadius: number | null;
                 } | null;
                 currency?: components["schemas"]["Currency"] | null;
                 asn: {
@@ -733,6 +743,8 @@ export interface components {
                     /** @description A custom rule or one of the account's blacklists matched */
                     blacklisted: boolean;
                     custom_rules_applied: components["schemas"]["CustomRulesApplied"];
+                    /** @description 0-100, after the account's lists, rules and labels: the score behind the suspicious_ip event (docs/ip.md) */
+                    riskScore: number;
                 };
                 /** @description Parsed from the request's User-Agent (geoip only, device module). */
                 device?: {

@@ -22,6 +22,7 @@ const bn = (d?: string) => nullable(bool(d));
 const securityBlock = obj({
   isProxy: bool(), proxyType: sn('Kind of proxy, such as VPN'), isTor: bool(), isBot: bool(), isRelay: bool('Privacy relay'), isHosting: bool(),
   blacklisted: bool('A custom rule or one of the account\'s blacklists matched'), custom_rules_applied: customRules,
+  riskScore: int('0-100, after the account\'s lists, rules and labels: the score behind the suspicious_ip event (docs/ip.md)'),
 });
 
 const deviceBlock = obj(
@@ -40,7 +41,8 @@ const ipResult = obj(
     continentName: sn(), continentCode: sn(), continentGeoNameID: inn(), countryCode: sn('ISO 3166-1 alpha-2'), countryName: sn(), countryGeoNameID: inn(),
     regionName: sn(), cityName: sn(), zipCode: sn('Approximate; null where no postal data exists'), latitude: sn(), longitude: sn(),
     location: nullable(obj(
-      { capital: sn(), population: inn(), language: nullable(ref('Language')), flag: nullable(ref('Flag')), phoneCode: sn(), countryIsEU: bool(), countryNeighbours: str('Comma-separated country codes'), tld: sn() },
+      { capital: sn(), population: inn(), language: nullable(ref('Language')), flag: nullable(ref('Flag')), phoneCode: sn(), countryIsEU: bool(), countryNeighbours: str('Comma-separated country codes'), tld: sn(),
+        accuracyRadius: inn('GeoLite2 accuracy radius around latitude/longitude, in km; null when the data gives none') },
     )),
     currency: nullable(ref('Currency')),
     asn: obj({

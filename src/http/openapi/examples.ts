@@ -41,7 +41,8 @@ const IP_RESULT = {
     "phoneCode": "1",
     "countryIsEU": false,
     "countryNeighbours": "CA,CU,MX",
-    "tld": ".us"
+    "tld": ".us",
+    "accuracyRadius": 1000
   },
   "currency": {
     "currencyName": "US Dollar",
@@ -58,34 +59,16 @@ const IP_RESULT = {
     "created": null,
     "type": "business"
   },
-  "timezone": {
-    "name": "America/Chicago",
-    "abbreviation": "CST",
-    "offset": -21600,
-    "currentTime": "01:56:39",
-    "currentTimestamp": 1795766199,
-    "isDST": false,
-    "sunInfo": {
-      "sunset": "17:13:39",
-      "sunrise": "07:24:03",
-      "transit": "12:18:59",
-      "civilTwilightBegin": "06:55:21",
-      "civilTwilightEnd": "17:42:22",
-      "nauticalTwilightBegin": "06:23:02",
-      "nauticalTwilightEnd": "18:14:40",
-      "astronomicalTwilightBegin": "05:51:31",
-      "astronomicalTwilightEnd": "18:46:11",
-      "dayLength": "09:49:36"
-    }
-  },
+  "timezone": null,
   "security": {
     "isProxy": false,
     "proxyType": null,
     "isTor": false,
     "isBot": false,
     "isRelay": false,
-    "isHosting": false,
+    "isHosting": true,
     "blacklisted": false,
+    "riskScore": 45,
     "custom_rules_applied": {
       "total": 0,
       "rules": []
