@@ -484,8 +484,8 @@ export interface components {
             ip: string;
             /** @enum {string} */
             ipType: "IPv4" | "IPv6";
-            /** @description Numeric form of the address */
-            IPNumber: number | string;
+            /** @description Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately */
+            IPNumber: number;
             /** @description Private or reserved address that cannot be placed */
             bogon: boolean;
             continentName: string | null;
@@ -578,8 +578,8 @@ export interface components {
             ip: string;
             /** @enum {string} */
             ipType: "IPv4" | "IPv6";
-            /** @description Numeric form of the address */
-            IPNumber: number | string;
+            /** @description Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately */
+            IPNumber: number;
             /** @description Private or reserved address that cannot be placed */
             bogon: boolean;
             continentName: string | null;
@@ -676,8 +676,8 @@ export interface components {
                 ip: string;
                 /** @enum {string} */
                 ipType: "IPv4" | "IPv6";
-                /** @description Numeric form of the address */
-                IPNumber: number | string;
+                /** @description Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately */
+                IPNumber: number;
                 /** @description Private or reserved address that cannot be placed */
                 bogon: boolean;
                 continentName: string | null;

@@ -53,14 +53,20 @@ function closed(schema: unknown): unknown {
   return out;
 }
 
+const validators = new Map<boolean, (name: string, value: unknown) => string>();
+/** A validator of the document's component schemas, every object closed when `strict`; compiled once. */
 function validatorFor(strict: boolean) {
+  const known = validators.get(strict);
+  if (known) return known;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ $id: 'doc', components: { schemas: strict ? closed(doc.components.schemas) : doc.components.schemas } });
-  return (name: string, value: unknown): string => {
+  const check = (name: string, value: unknown): string => {
     const validate = ajv.getSchema(`doc#/components/schemas/${name}`);
     assert.ok(validate, name);
     return validate(value) ? '' : ajv.errorsText(validate.errors, { separator: '\n' });
   };
+  validators.set(strict, check);
+  return check;
 }
 
 function operations(): Array<[string, string, Operation]> {
@@ -123,6 +129,19 @@ describe('/openapi.json', () => {
   });
 });
 
+/** Inputs beyond each method's sample whose answers take other branches (IPv6, bogons, invalid verdicts, options). */
+const EXTRA_INPUTS: Partial<Record<keyof typeof OPERATIONS, Array<Record<string, string>>>> = {
+  'lookup.ip': [{ ip: '2606:4700:4700::1111' }, { ip: '10.0.0.1' }, { ip: '81.2.69.160', lang: 'JA' }],
+  'lookup.ip.bulk': [{ ips: '2606:4700:4700::1111,::1' }],
+  'lookup.bin': [{ bin: '411111' }, { bin: '123456' }],
+  'lookup.iban': [{ iban: 'SA0380000000608010167519' }, { iban: 'DE00370400440532013000' }],
+  'lookup.country': [{ CountryCode: 'NO' }],
+  'lookup.asn': [{ asn: '4200000000' }],
+  'scoring.email': [{ email: 'jane@gmial.com' }, { email: 'info@mailinator.com' }],
+  'scoring.phone': [{ phone: '12345', countryCode: 'US' }],
+  'scoring.profanity': [{ text: 'you are an idiot', listBadWords: 'yes' }, { text: 'hello', scoreOnly: 'yes' }],
+};
+
 describe('real answers match the documented schemas', () => {
   const MEDIA: Record<string, string> = { JSON: 'application/json', XML: 'application/xml', CSV: 'text/csv', Newline: 'text/plain' };
 
@@ -141,6 +160,15 @@ describe('real answers match the documented schemas', () => {
     for (const mode of ['live', 'test']) {
       it(`${def.method} ${path} (${mode}, every module, explain=yes)`, async () => {
         const res = await send({ ...def.sample, ...modules, mode, explain: 'yes' });
+        const body = JSON.parse(res.body) as Json;
+        assert.equal(body.status, 'success', res.body);
+        assert.equal(validatorFor(true)(`${stem}Success`, body), '', res.body.slice(0, 300));
+      });
+    }
+
+    for (const extra of EXTRA_INPUTS[def.operation] ?? []) {
+      it(`${def.method} ${path} ${JSON.stringify(extra)}`, async () => {
+        const res = await send({ ...extra, ...modules });
         const body = JSON.parse(res.body) as Json;
         assert.equal(body.status, 'success', res.body);
         assert.equal(validatorFor(true)(`${stem}Success`, body), '', res.body.slice(0, 300));
