@@ -1427,11 +1427,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1466,11 +1468,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: security, currency, timezone, location, device */
                 params?: string;
@@ -1512,11 +1516,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: security, currency, timezone, location */
                 params?: string;
@@ -1558,11 +1564,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: security, currency, timezone, location, device */
                 params?: string;
@@ -1604,11 +1612,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1648,11 +1658,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1692,11 +1704,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: language, flag, currency, timezone */
                 params?: string;
@@ -1748,11 +1762,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1792,11 +1808,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1836,11 +1854,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1885,11 +1905,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1929,11 +1951,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1973,11 +1997,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2012,11 +2038,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2070,11 +2098,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2119,11 +2149,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2169,11 +2201,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2229,11 +2263,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
