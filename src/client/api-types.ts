@@ -1442,7 +1442,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1485,7 +1485,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1533,7 +1533,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 112, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1581,7 +1581,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 112, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1627,7 +1627,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 112, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1673,7 +1673,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 121, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1721,7 +1721,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 116, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1777,7 +1777,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 129, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1823,7 +1823,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 128, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1869,7 +1869,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 119, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1920,7 +1920,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 118, 116, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1966,7 +1966,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 122, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2012,7 +2012,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 120, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2072,7 +2072,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 130, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2123,7 +2123,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 131, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2175,7 +2175,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 131, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2237,7 +2237,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 131, 132, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2287,7 +2287,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 125, 124, 126, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */

@@ -10,7 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { buildEndpoints } from '../../src/http/routes/index.ts';
 import { OPERATIONS } from '../../src/http/operations.ts';
-import { schemaStem } from '../../src/http/openapi/document.ts';
+import { errorCodesOf, schemaStem } from '../../src/http/openapi/document.ts';
 import { liveKey, makeTestApp, sharedEngineData, type TestApp } from '../helpers/harness.ts';
 
 type Json = Record<string, unknown>;
@@ -182,6 +182,17 @@ describe('real answers match the documented schemas', () => {
       const error = JSON.parse(bad.body) as Json;
       assert.equal(error.status, 'error');
       assert.equal(validatorFor(true)('ErrorEnvelope', error), '', bad.body);
+      assert.ok(errorCodesOf(def).includes(error.code as never), String(error.code));
+      if (def.inputErrorCode !== undefined) assert.ok(errorCodesOf(def).includes(def.inputErrorCode));
+      if (def.sampleBody !== undefined) {
+        const invalid = await t.app.inject({ method: def.method, url: path, query: { key: KEY }, headers: { 'content-type': 'application/json' }, payload: '{' });
+        const code = (JSON.parse(invalid.body) as Json).code;
+        assert.ok(errorCodesOf(def).includes(code as never), `${String(code)} for a body that is not JSON`);
+      } else if (Object.keys(def.sample).length > 0) {
+        const empty = await t.app.inject({ method: def.method, url: path, query: { key: KEY } });
+        const code = (JSON.parse(empty.body) as Json).code;
+        assert.ok(errorCodesOf(def).includes(code as never), `${String(code)} without the method's parameters`);
+      }
       const documented = Object.keys(doc.paths[path]?.[def.method.toLowerCase()]?.responses['200']?.content ?? {});
       for (const [format, type] of Object.entries(MEDIA)) {
         const res = await send({ ...def.sample, format });
