@@ -484,8 +484,8 @@ export interface components {
             ip: string;
             /** @enum {string} */
             ipType: "IPv4" | "IPv6";
-            /** @description Numeric form of the address */
-            IPNumber: number | string;
+            /** @description Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately */
+            IPNumber: number;
             /** @description Private or reserved address that cannot be placed */
             bogon: boolean;
             continentName: string | null;
@@ -582,8 +582,8 @@ export interface components {
             ip: string;
             /** @enum {string} */
             ipType: "IPv4" | "IPv6";
-            /** @description Numeric form of the address */
-            IPNumber: number | string;
+            /** @description Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately */
+            IPNumber: number;
             /** @description Private or reserved address that cannot be placed */
             bogon: boolean;
             continentName: string | null;
@@ -684,8 +684,8 @@ export interface components {
                 ip: string;
                 /** @enum {string} */
                 ipType: "IPv4" | "IPv6";
-                /** @description Numeric form of the address */
-                IPNumber: number | string;
+                /** @description Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately */
+                IPNumber: number;
                 /** @description Private or reserved address that cannot be placed */
                 bogon: boolean;
                 continentName: string | null;
@@ -1439,11 +1439,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1452,7 +1454,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1478,11 +1480,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: security, currency, timezone, location, device */
                 params?: string;
@@ -1493,7 +1497,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1524,11 +1528,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: security, currency, timezone, location */
                 params?: string;
@@ -1539,7 +1545,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 112, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1570,11 +1576,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: security, currency, timezone, location, device */
                 params?: string;
@@ -1585,7 +1593,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 112, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1616,11 +1624,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1629,7 +1639,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 112, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1660,11 +1670,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1673,7 +1685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 121, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1704,11 +1716,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
                 /** @description Comma-separated modules: language, flag, currency, timezone */
                 params?: string;
@@ -1719,7 +1733,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 104, 101, 102, 127, 105, 113, 117, 114, 106, 103, 116, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1760,11 +1774,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1773,7 +1789,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 129, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1804,11 +1820,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1817,7 +1835,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 128, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1848,11 +1866,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1861,7 +1881,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 119, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1897,11 +1917,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1910,7 +1932,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 118, 116, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1941,11 +1963,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1954,7 +1978,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 122, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -1985,11 +2009,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -1998,7 +2024,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 120, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2024,11 +2050,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2056,7 +2084,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 103, 130, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2082,11 +2110,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2105,7 +2135,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 131, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2131,11 +2161,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2155,7 +2187,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 131, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2181,11 +2213,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2215,7 +2249,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 131, 132, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */
@@ -2241,11 +2275,13 @@ export interface operations {
                 format?: "JSON" | "XML" | "CSV" | "Newline";
                 /** @description EN, AR, DE, FR, ES, JA, ZH or RU */
                 lang?: string;
+                /** @description test: realistic fake data, free, no events (always so with a svc_test_ key) */
                 mode?: "live" | "test";
                 /** @description JSONP callback (JSON only) */
                 callback?: string;
                 /** @description Your user id, for the events log and deletion */
                 userID?: string;
+                /** @description yes: add `explanation` (each contribution to the score or flags, and the datasets used) */
                 explain?: "yes" | "no";
             };
             header?: never;
@@ -2263,7 +2299,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. */
+            /** @description The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. Error codes of this method: 107, 108, 109, 110, 111, 123, 101, 102, 127, 105, 113, 117, 106, 125, 124, 126, 115. */
             200: {
                 headers: {
                     /** @description Time of each stage (auth, engine, policy, format) */

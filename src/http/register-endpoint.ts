@@ -35,10 +35,10 @@ function openApiQuery(def: EndpointDef): Record<string, unknown> {
   const common = {
     format: { type: 'string', enum: ['JSON', 'XML', 'CSV', 'Newline'], description: 'Response format (case-insensitive)' },
     lang: { type: 'string', description: 'EN, AR, DE, FR, ES, JA, ZH or RU' },
-    mode: { type: 'string', enum: ['live', 'test'] },
+    mode: { type: 'string', enum: ['live', 'test'], description: 'test: realistic fake data, free, no events (always so with a svc_test_ key)' },
     callback: { type: 'string', description: 'JSONP callback (JSON only)' },
     userID: { type: 'string', description: 'Your user id, for the events log and deletion' },
-    explain: { type: 'string', enum: ['yes', 'no'] },
+    explain: { type: 'string', enum: ['yes', 'no'], description: 'yes: add `explanation` (each contribution to the score or flags, and the datasets used)' },
     ...(def.modules?.length ? { params: { type: 'string', description: `Comma-separated modules: ${def.modules.join(', ')}` } } : {}),
   };
   const own = Object.fromEntries(Object.entries(def.query ?? {}).map(([k, { required: _r, example, ...schema }]) => [k, example === undefined ? schema : { ...schema, examples: [example] }]));

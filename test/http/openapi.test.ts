@@ -10,7 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { buildEndpoints } from '../../src/http/routes/index.ts';
 import { OPERATIONS } from '../../src/http/operations.ts';
-import { schemaStem } from '../../src/http/openapi/document.ts';
+import { errorCodesOf, schemaStem } from '../../src/http/openapi/document.ts';
 import { liveKey, makeTestApp, sharedEngineData, type TestApp } from '../helpers/harness.ts';
 
 type Json = Record<string, unknown>;
@@ -53,14 +53,20 @@ function closed(schema: unknown): unknown {
   return out;
 }
 
+const validators = new Map<boolean, (name: string, value: unknown) => string>();
+/** A validator of the document's component schemas, every object closed when `strict`; compiled once. */
 function validatorFor(strict: boolean) {
+  const known = validators.get(strict);
+  if (known) return known;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ $id: 'doc', components: { schemas: strict ? closed(doc.components.schemas) : doc.components.schemas } });
-  return (name: string, value: unknown): string => {
+  const check = (name: string, value: unknown): string => {
     const validate = ajv.getSchema(`doc#/components/schemas/${name}`);
     assert.ok(validate, name);
     return validate(value) ? '' : ajv.errorsText(validate.errors, { separator: '\n' });
   };
+  validators.set(strict, check);
+  return check;
 }
 
 function operations(): Array<[string, string, Operation]> {
@@ -123,6 +129,19 @@ describe('/openapi.json', () => {
   });
 });
 
+/** Inputs beyond each method's sample whose answers take other branches (IPv6, bogons, invalid verdicts, options). */
+const EXTRA_INPUTS: Partial<Record<keyof typeof OPERATIONS, Array<Record<string, string>>>> = {
+  'lookup.ip': [{ ip: '2606:4700:4700::1111' }, { ip: '10.0.0.1' }, { ip: '81.2.69.160', lang: 'JA' }],
+  'lookup.ip.bulk': [{ ips: '2606:4700:4700::1111,::1' }],
+  'lookup.bin': [{ bin: '411111' }, { bin: '123456' }],
+  'lookup.iban': [{ iban: 'SA0380000000608010167519' }, { iban: 'DE00370400440532013000' }],
+  'lookup.country': [{ CountryCode: 'NO' }],
+  'lookup.asn': [{ asn: '4200000000' }],
+  'scoring.email': [{ email: 'jane@gmial.com' }, { email: 'info@mailinator.com' }],
+  'scoring.phone': [{ phone: '12345', countryCode: 'US' }],
+  'scoring.profanity': [{ text: 'you are an idiot', listBadWords: 'yes' }, { text: 'hello', scoreOnly: 'yes' }],
+};
+
 describe('real answers match the documented schemas', () => {
   const MEDIA: Record<string, string> = { JSON: 'application/json', XML: 'application/xml', CSV: 'text/csv', Newline: 'text/plain' };
 
@@ -147,6 +166,15 @@ describe('real answers match the documented schemas', () => {
       });
     }
 
+    for (const extra of EXTRA_INPUTS[def.operation] ?? []) {
+      it(`${def.method} ${path} ${JSON.stringify(extra)}`, async () => {
+        const res = await send({ ...extra, ...modules });
+        const body = JSON.parse(res.body) as Json;
+        assert.equal(body.status, 'success', res.body);
+        assert.equal(validatorFor(true)(`${stem}Success`, body), '', res.body.slice(0, 300));
+      });
+    }
+
     it(`${def.method} ${path}: plain answer, an error, and the media type of each format`, async () => {
       const plain = await send({ ...def.sample });
       assert.equal(validatorFor(true)(`${stem}Success`, JSON.parse(plain.body)), '', plain.body.slice(0, 300));
@@ -154,6 +182,17 @@ describe('real answers match the documented schemas', () => {
       const error = JSON.parse(bad.body) as Json;
       assert.equal(error.status, 'error');
       assert.equal(validatorFor(true)('ErrorEnvelope', error), '', bad.body);
+      assert.ok(errorCodesOf(def).includes(error.code as never), String(error.code));
+      if (def.inputErrorCode !== undefined) assert.ok(errorCodesOf(def).includes(def.inputErrorCode));
+      if (def.sampleBody !== undefined) {
+        const invalid = await t.app.inject({ method: def.method, url: path, query: { key: KEY }, headers: { 'content-type': 'application/json' }, payload: '{' });
+        const code = (JSON.parse(invalid.body) as Json).code;
+        assert.ok(errorCodesOf(def).includes(code as never), `${String(code)} for a body that is not JSON`);
+      } else if (Object.keys(def.sample).length > 0) {
+        const empty = await t.app.inject({ method: def.method, url: path, query: { key: KEY } });
+        const code = (JSON.parse(empty.body) as Json).code;
+        assert.ok(errorCodesOf(def).includes(code as never), `${String(code)} without the method's parameters`);
+      }
       const documented = Object.keys(doc.paths[path]?.[def.method.toLowerCase()]?.responses['200']?.content ?? {});
       for (const [format, type] of Object.entries(MEDIA)) {
         const res = await send({ ...def.sample, format });

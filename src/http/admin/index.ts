@@ -47,7 +47,9 @@ export const HistoryQuery = z.object({ limit: z.coerce.number().int().min(1).max
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const routes: AdminRoute[] = [];
   // Its own document, readable without the token: it says no more than docs/operations.md.
-  app.get('/admin/openapi.json', { schema: { hide: true } }, () => adminDocument(routes, deps.publicUrl));
+  // Built at the first request, when every route is registered; the same after that.
+  let document: ReturnType<typeof adminDocument> | undefined;
+  app.get('/admin/openapi.json', { schema: { hide: true } }, () => (document ??= adminDocument(routes, deps.publicUrl)));
   void app.register(
     (admin, _opts, done) => {
       admin.addHook('preHandler', adminGuard(deps.adminToken));

@@ -127,6 +127,8 @@ function operation(method: string, path: string, doc: RouteDoc | undefined): Jso
       '401': errorResponse('Missing or wrong admin token'),
       '404': errorResponse('No such account, key, rule, webhook or event'),
       '409': errorResponse('Conflict with an existing record'),
+      '413': errorResponse('Body over 2 MiB (256 MiB for the blacklist routes)'),
+      '415': errorResponse('A body that is not Content-Type: application/json'),
       '503': errorResponse('The admin API is disabled (ADMIN_TOKEN not set)'),
     },
   };

@@ -36,7 +36,7 @@ const deviceBlock = obj(
 
 const ipResult = obj(
   {
-    ip: str(), ipType: oneOfValues(['IPv4', 'IPv6']), IPNumber: { type: ['integer', 'string'], description: 'Numeric form of the address' },
+    ip: str(), ipType: oneOfValues(['IPv4', 'IPv6']), IPNumber: int('Numeric form of the address; an IPv6 value is above 2^53, so JSON parsers hold it approximately'),
     bogon: bool('Private or reserved address that cannot be placed'),
     continentName: sn(), continentCode: sn(), continentGeoNameID: inn(), countryCode: sn('ISO 3166-1 alpha-2'), countryName: sn(), countryGeoNameID: inn(),
     regionName: sn(), cityName: sn(), zipCode: sn('Approximate; null where no postal data exists'), latitude: sn(), longitude: sn(),

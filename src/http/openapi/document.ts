@@ -85,6 +85,23 @@ const TEXT_FORMATS: Array<{ format: Format; type: string; what: string }> = [
   { format: 'Newline', type: 'text/plain', what: '`format=Newline`: one `path: value` line per leaf' },
 ];
 
+/** Each method's own input errors (spec "Endpoints"; decisions.md); the pipeline's come from its steps. */
+const OWN_ERRORS = {
+  'ip.self': [], geoip: [], 'lookup.ip': [112], 'lookup.ip.bulk': [112], 'lookup.ip.threats': [112], 'lookup.asn': [121],
+  'lookup.country': [116], 'lookup.bin': [120], 'lookup.domain': [128], 'lookup.iban': [122], 'scoring.profanity': [129],
+  'scoring.email': [119], 'scoring.phone': [118, 116], 'scoring.payment': [130], 'account.users.delete': [125, 124, 126],
+  'feedback.payment': [131], 'feedback.event': [131], 'feedback.bulk': [131, 132],
+} as const satisfies Record<OperationName, readonly ErrorCode[]>;
+
+/** Every code a method can answer, in the order of checks (spec "Authentication"), then its own, then 115. */
+export function errorCodesOf(def: EndpointDef): ErrorCode[] {
+  const op = OPERATIONS[def.operation];
+  const modules = (def.modules?.length ?? 0) > 0;
+  const options: ErrorCode[] = [107, 108, 109, 110, 111, 123, ...(modules ? [104 as const] : [])];
+  const keyed: ErrorCode[] = op.planMethod === null ? [] : [101, 102, 127, 105, 113, 117, ...(modules ? [114 as const] : []), 106, ...(op.free ? [] : [103 as const])];
+  return [...options, ...keyed, ...OWN_ERRORS[def.operation], 115];
+}
+
 /** The error an example shows: the method's own input error, else the key error every keyed method can give. */
 function exampleError(def: EndpointDef): Record<string, unknown> {
   const code: ErrorCode = def.inputErrorCode ?? (OPERATIONS[def.operation].planMethod === null ? 108 : 101);
@@ -114,7 +131,9 @@ function response(def: EndpointDef): OpenAPIV3_1.ResponseObject {
   };
   for (const f of TEXT_FORMATS) content[f.type] = text(f.type, f.what, (b) => render(b, { format: f.format, keyed }).body);
   return {
-    description: 'The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options.',
+    description:
+      'The success envelope, or the error envelope (also HTTP 200). The media type follows the `format` and `callback` options. ' +
+      `Error codes of this method: ${errorCodesOf(def).join(', ')}.`,
     headers: {
       'Server-Timing': { description: 'Time of each stage (auth, engine, policy, format)', schema: { type: 'string' } },
       'Access-Control-Allow-Origin': { description: 'Always *', schema: { type: 'string' } },
