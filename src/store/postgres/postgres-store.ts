@@ -8,6 +8,8 @@ import { PostgresEvidence, PostgresModel, PostgresOutcomes } from './learning.ts
 import { PostgresLearningWriter } from './learning-writer.ts';
 import { PostgresPolicy } from './policy.ts';
 import { applyMigrations } from './migrate.ts';
+import { rekeyPostgresCards } from './card-rekey.ts';
+import type { CardRekey } from '../card-rekey.ts';
 import { PostgresRequestLog } from './request-log.ts';
 import { PostgresScorings } from './scorings.ts';
 import { PostgresUsage } from './usage.ts';
@@ -62,6 +64,10 @@ export class PostgresStore implements Store {
 
   migrate(): Promise<void> {
     return applyMigrations(this.#pool);
+  }
+
+  rekeyCardIdentities(rekey: CardRekey): Promise<number | null> {
+    return rekeyPostgresCards(this.#pool, rekey);
   }
 
   async ping(): Promise<void> {
