@@ -59,7 +59,7 @@ const store = await openStore({ dataDir: dir });
 const counters = await openCounters({});
 try {
   const config = loadConfig({ DATA_DIR: dir, SECRET_KEY: SECRET, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off', DECISION_LOG_DAYS: process.env.DECISION_LOG_DAYS ?? '30' });
-  const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: SECRET, logger: pino({ level: 'silent' }), processMetrics: false, endpoints: () => withPolicyProbe(loadEngineData()) });
+  const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: SECRET, cardSecret: SECRET, logger: pino({ level: 'silent' }), processMetrics: false, endpoints: () => withPolicyProbe(loadEngineData()) });
   await built.accounts.ensureBuiltinPlans();
   await built.applySeed(parseSeed(JSON.stringify({
     plans: [{ id: 'bench', methods: ['*'], modules: ['security', 'device'], monthlyQuota: null, flood: { limit: 10_000_000, windowSeconds: 1 } }],

@@ -33,7 +33,7 @@ if (mode === 'ip') {
   });
 } else if (mode === 'payment' && dir) {
   const store = await openStore({ dataDir: dir, backgroundCheckpoint: { onFailure: (err) => console.error(err) } });
-  const hasher = new IdentityHasher('reference-server-secret');
+  const hasher = new IdentityHasher('reference-server-secret', 'reference-server-card-secret');
   const hash = (type: LabelType, value: unknown): string | null => {
     const normal = typeof value === 'string' ? normaliseIdentity(type, value) : null;
     return normal === null ? null : hasher.hash(type, normal);

@@ -38,6 +38,8 @@ export interface AppDeps {
   counters: Counters;
   data: EngineData;
   secret: string;
+  /** The second key of card identities, never kept in DATA_DIR (src/accounts/card-key.ts). */
+  cardSecret: string;
   logger: Logger;
   clock?: () => Date;
   /** The API endpoints (given the learning services); default: every endpoint of src/http/routes. Tests may add fixtures. */
@@ -112,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     userHash,
   });
   const learning = createLearning({
-    store, counters, secret: deps.secret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
+    store, counters, secret: deps.secret, cardSecret: deps.cardSecret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
     engines: { ip: deps.data.ip.sources, countries: deps.data.countries, email: deps.data.email, domains: deps.data.domains, phone: deps.data.phone, bins: deps.data.bins, reshippers: deps.data.reshippers },
   });
   app.addHook('onClose', async () => {

@@ -31,6 +31,8 @@ const EnvSchema = z
     REDIS_CLUSTER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
     SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+    CARD_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+    CARD_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info')),
     ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
     PUBLIC_URL: z.preprocess(
@@ -146,6 +148,10 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Resolved by bootstrap (env or generated file); undefined only before bootstrap. */
   secretKey: string | undefined;
+  /** CARD_KEY: the second key of card identities, kept out of DATA_DIR (src/accounts/card-key.ts). */
+  cardKey: string | undefined;
+  /** CARD_KEY_FILE: where the card key is read (or generated), outside DATA_DIR. */
+  cardKeyFile: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   adminToken: string | undefined;
   publicUrl: string | undefined;
@@ -248,6 +254,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     redisCluster: e.REDIS_CLUSTER === 'on',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     secretKey: e.SECRET_KEY,
+    cardKey: e.CARD_KEY,
+    cardKeyFile: e.CARD_KEY_FILE,
     logLevel: e.LOG_LEVEL,
     adminToken: e.ADMIN_TOKEN,
     publicUrl: e.PUBLIC_URL,

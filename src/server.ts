@@ -6,6 +6,7 @@ import { openCounters, openStore } from './store/index.ts';
 import { RedisVelocity } from './store/redis/redis-velocity.ts';
 import { loadEngineData } from './data/engine-data.ts';
 import { resolveSecret } from './accounts/secret.ts';
+import { resolveCardKey } from './accounts/card-key.ts';
 import { parseSeed } from './accounts/seed.ts';
 import { bootstrapIfEmpty } from './accounts/bootstrap.ts';
 import { watchDataFreshness } from './ops/data-freshness.ts';
@@ -15,6 +16,11 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   const logger = createLogger(config.logLevel);
   const { secret, generated } = resolveSecret(config.secretKey, config.dataDir);
   if (generated) logger.warn({ dataDir: config.dataDir }, 'generated a new SECRET_KEY into DATA_DIR/secret.key; set SECRET_KEY to share it between instances');
+  // Card identities are keyed a second time with a key that is never in DATA_DIR (docs/operations.md, "Card numbers").
+  const cardKey = resolveCardKey({ cardKey: config.cardKey, cardKeyFile: config.cardKeyFile, secretKey: config.secretKey, dataDir: config.dataDir });
+  if (cardKey.generated) {
+    logger.warn({ file: cardKey.generated }, 'generated the card key outside DATA_DIR; back it up apart from DATA_DIR (without it card identities start over), or set CARD_KEY');
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -26,7 +32,9 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   const velocity = config.redisUrl ? new RedisVelocity({ url: config.redisUrl, prefix: config.redisPrefix, cluster: config.redisCluster }) : undefined;
   const data = loadEngineData(config);
   const freshness = watchDataFreshness(config, logger);
-  const { app, accounts, applySeed } = await buildApp({ config, store, counters, data, secret, logger, velocity });
+  const { app, accounts, applySeed, learning } = await buildApp({ config, store, counters, data, secret, cardSecret: cardKey.secret, logger, velocity });
+  const rekeyed = await store.rekeyCardIdentities((h) => learning.hasher.rekeyCard(h));
+  if (rekeyed !== null) logger.info({ cards: rekeyed, cardKey: cardKey.source }, 'card identities keyed with the card key');
 
   await accounts.ensureBuiltinPlans();
   if (config.seedFile) {

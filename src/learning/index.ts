@@ -30,6 +30,8 @@ export interface LearningOptions {
   store: Store;
   counters: Counters;
   secret: string;
+  /** The second key of card identities (src/accounts/card-key.ts). */
+  cardSecret: string;
   /** Its lists (automatic `confirmed_fraud`), snapshots, and rules (backtests get their labels from here). */
   policy: Pick<Policy, 'lists' | 'snapshots' | 'rules'>;
   engines: PaymentEngines;
@@ -46,7 +48,7 @@ export interface LearningOptions {
 
 export function createLearning(opts: LearningOptions): Learning {
   const { store, logger } = opts;
-  const hasher = new IdentityHasher(opts.secret);
+  const hasher = new IdentityHasher(opts.secret, opts.cardSecret);
   const model = new ModelService(store.model, undefined, opts.refreshMs);
   const velocity = opts.velocity ?? storeVelocity(store);
   const applier = new OutcomeApplier(model);

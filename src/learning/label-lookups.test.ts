@@ -14,7 +14,7 @@ describe('LabelLookups', () => {
   let reads: { labelledTypes: number; scores: number };
   let failTypes: boolean;
   let ms: number;
-  const hasher = new IdentityHasher('label-lookups-test-secret-0123456789');
+  const hasher = new IdentityHasher('label-lookups-test-secret-0123456789', 'label-lookups-card-secret-0123456789');
 
   beforeEach(async () => {
     sqlite = new SqliteStore({ path: ':memory:' });

@@ -1,3 +1,4 @@
+import type { CardRekey } from './card-rekey.ts';
 import type { BlacklistType, CustomRule, EventKind } from '../policy/types.ts';
 import type { LabelType } from './learning-ports.ts';
 import type { LearningStore } from './learning-ports.ts';
@@ -389,6 +390,11 @@ export interface Store extends LearningStore {
   readonly console: ConsolePort;
   /** Applies pending migrations; safe to run on every start. */
   migrate(): Promise<void>;
+  /**
+   * Rewrites card hashes of the first scheme (SECRET_KEY only) with `rekey` and clears stored last fours, once
+   * (src/store/card-rekey.ts); resolves to the number of cards rewritten, or null when already done.
+   */
+  rekeyCardIdentities(rekey: CardRekey): Promise<number | null>;
   /** Resolves when the store answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

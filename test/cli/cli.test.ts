@@ -280,7 +280,7 @@ describe('cli keys work against the API on the same store', () => {
     const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: SECRET, LOG_LEVEL: 'silent' });
     const store = await openStore({ dataDir });
     const counters = await openCounters({});
-    const { app, recorder } = await buildApp({ config, store, counters, data: sharedEngineData(), secret: SECRET, logger: pino({ level: 'silent' }), processMetrics: false });
+    const { app, recorder } = await buildApp({ config, store, counters, data: sharedEngineData(), secret: SECRET, cardSecret: SECRET, logger: pino({ level: 'silent' }), processMetrics: false });
     try {
       await app.ready();
       const call = async (key: string) => {

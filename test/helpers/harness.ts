@@ -23,6 +23,8 @@ export function sharedEngineData(): EngineData {
 }
 
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789';
+/** The card key of test apps (in production it comes from outside DATA_DIR: src/accounts/card-key.ts). */
+export const TEST_CARD_SECRET = 'test-card-secret-0123456789abcdef0123';
 export const ADMIN_TOKEN = 'admin-token-0123456789';
 
 export interface TestApp extends App {
@@ -56,7 +58,7 @@ export async function makeTestApp(
   // With Redis, payment velocity windows live there too (as with REDIS_URL), under a prefix of this app's own.
   const velocity = opts.redisUrl ? new RedisVelocity({ url: opts.redisUrl, prefix: `vigil-test:${randomBytes(6).toString('hex')}:` }) : undefined;
   const built = await buildApp({
-    config, store, counters, data: opts.data ?? sharedEngineData(), secret: TEST_SECRET, velocity,
+    config, store, counters, data: opts.data ?? sharedEngineData(), secret: TEST_SECRET, cardSecret: TEST_CARD_SECRET, velocity,
     logger: pino({ level: 'silent' }), processMetrics: false, ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.endpoints ? { endpoints: (learning: Learning) => opts.endpoints!(opts.data ?? sharedEngineData(), learning) } : {}),
   });

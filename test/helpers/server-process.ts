@@ -19,7 +19,9 @@ export async function startServer(env: Record<string, string>, viaNpm = false): 
   const port = await freePort();
   const [cmd, args] = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve']];
   const child = spawn(cmd, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // A CARD_KEY of the tests' own, so the server writes no card key file beside their DATA_DIR (a test of that file
+    // passes CARD_KEY: '').
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', CARD_KEY: 'blackbox-card-key-0123456789abcdef01234567', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

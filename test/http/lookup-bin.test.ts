@@ -23,7 +23,7 @@ const scrubUrl = (url: string): string => loggedUrl(url, parseQuery(url.slice(ur
 import { parseSeed } from '../../src/accounts/seed.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import { adminCall, adminData } from '../helpers/admin-client.ts';
-import { ADMIN_TOKEN, liveKey, makeTestApp, sharedEngineData, TEST_SECRET, testKey, type TestApp } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, liveKey, makeTestApp, sharedEngineData, TEST_CARD_SECRET, TEST_SECRET, testKey, type TestApp } from '../helpers/harness.ts';
 
 const KEY = liveKey('bin');
 const TKEY = testKey('bin');
@@ -279,7 +279,7 @@ describe('privacy: a full card number is never stored or logged', () => {
     const store = await openStore({ dataDir: dir });
     const counters = await openCounters({});
     const built = await buildApp({
-      config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'debug' }, sink), processMetrics: false,
+      config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, cardSecret: TEST_CARD_SECRET, logger: pino({ level: 'debug' }, sink), processMetrics: false,
       endpoints: (learning) => withBins(sharedEngineData(), learning),
     });
     await built.accounts.ensureBuiltinPlans();

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import type { Counters, Store } from '../../src/store/ports.ts';
 import { createServer, type Server } from 'node:http';
-import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_SECRET } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_CARD_SECRET, TEST_SECRET } from '../helpers/harness.ts';
 import { withPolicyProbe } from '../helpers/policy-probe.ts';
 import { parseSeed } from '../../src/accounts/seed.ts';
 import { deleteKeys, openRedisAdmin } from '../helpers/redis.ts';
@@ -44,7 +44,7 @@ before(async () => {
     const counters = await openCounters({ redisUrl: REDIS_URL, redisPrefix: `vigil-test-${dbName}:` });
     const velocity = new RedisVelocity({ url: REDIS_URL, prefix: `vigil-test-${dbName}:` });
     const app = await buildApp({
-      config, store, counters, velocity, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false,
+      config, store, counters, velocity, data: sharedEngineData(), secret: TEST_SECRET, cardSecret: TEST_CARD_SECRET, logger: pino({ level: 'silent' }), processMetrics: false,
       endpoints: (learning) => withPolicyProbe(sharedEngineData(), learning),
     });
     await app.accounts.ensureBuiltinPlans();

@@ -27,14 +27,14 @@ import { apiCall, type ApiAnswer } from '../helpers/api-client.ts';
 import { deleteKeys, keysMatching, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { searchDatabase, tableCounts, type DbHit } from '../helpers/db-search.ts';
 import { decisionLogPath } from '../../src/store/sqlite/sqlite-store.ts';
-import { ADMIN_TOKEN, liveKey, makeTestApp, sharedEngineData, TEST_SECRET, testKey, type TestApp } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, liveKey, makeTestApp, sharedEngineData, TEST_CARD_SECRET, TEST_SECRET, testKey, type TestApp } from '../helpers/harness.ts';
 
 const REDIS_URL = TEST_REDIS_URL;
 
 const CATEGORIES = ['transaction_data', 'ips', 'profanity_data', 'emails', 'phone_numbers', 'ibans'] as const;
 type Counts = Record<(typeof CATEGORIES)[number], number>;
 
-const hasher = new IdentityHasher(TEST_SECRET);
+const hasher = new IdentityHasher(TEST_SECRET, TEST_CARD_SECRET);
 function hashOf(type: LabelType, value: string): string {
   const normal = normaliseIdentity(type, value);
   assert.ok(normal !== null, `${type} ${value} normalises`);
@@ -565,7 +565,7 @@ describe('DELETE /account/users/delete: Redis velocity windows', { skip: SKIP_RE
     const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off' });
     const store = await openStore({ dataDir: dir });
     const counters = await openCounters({});
-    const built = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false, velocity });
+    const built = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, cardSecret: TEST_CARD_SECRET, logger: pino({ level: 'silent' }), processMetrics: false, velocity });
     await built.accounts.ensureBuiltinPlans();
     await built.applySeed(parseSeed(JSON.stringify({ accounts: [{ id: 'delredis', plan: 'premium', keys: [RK], customRules: PAYMENT_RULES }] })));
     await built.app.ready();

@@ -979,5 +979,29 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         assert.deepEqual(await store.model.allWeights(acct), [{ feature: 'f', z: 1, n: 1 }]);
       });
     });
+
+    describe('card identities: the upgrade to the card key (scheme 2)', () => {
+      it('rewrites the card hashes of scorings, outcomes and card evidence once, clears last fours, leaves other hashes', async () => {
+        const acct = uid('acct');
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'tx-rk', identities: fullIdentities('rk') }));
+        await store.learning.apply([
+          { kind: 'evidence', evidence: makeEvidence(acct, { type: 'card', valueHash: 'card-rk', origin: 'payment:tx-rk' }) },
+          { kind: 'outcome', record: makeOutcome(acct, 'tx-rk', { identities: noIdentities({ card: 'card-rk', email: 'email-rk' }) }) },
+        ]);
+        const cards = await store.rekeyCardIdentities((h) => `v2-${h}`);
+        assert.ok(cards !== null && cards >= 1, String(cards));
+        const [s] = await store.scorings.byTransaction(acct, 'tx-rk');
+        assert.equal(s?.identities.card, 'v2-card-rk');
+        assert.equal(s?.identities.email, 'email-rk');
+        assert.equal(s?.cardLast4, null);
+        assert.equal(s?.cardBin, '411111');
+        assert.equal(await store.evidence.get(acct, 'card', 'card-rk', 'payment:tx-rk'), null);
+        assert.notEqual(await store.evidence.get(acct, 'card', 'v2-card-rk', 'payment:tx-rk'), null);
+        assert.deepEqual((await store.outcomes.get(acct, 'tx-rk'))?.identities, noIdentities({ card: 'v2-card-rk', email: 'email-rk' }));
+        // Once only: a second start finds the store upgraded and changes nothing.
+        assert.equal(await store.rekeyCardIdentities((h) => `v3-${h}`), null);
+        assert.equal((await store.scorings.byTransaction(acct, 'tx-rk'))[0]?.identities.card, 'v2-card-rk');
+      });
+    });
   });
 }

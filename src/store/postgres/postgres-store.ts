@@ -13,6 +13,8 @@ import { PostgresPolicy } from './policy.ts';
 import { PostgresConsole } from './console.ts';
 import type { ConsolePort } from '../console-port.ts';
 import { applyMigrations } from './migrate.ts';
+import { rekeyPostgresCards } from './card-rekey.ts';
+import type { CardRekey } from '../card-rekey.ts';
 import { PostgresRequestLog } from './request-log.ts';
 import { PostgresScorings } from './scorings.ts';
 import { PostgresUsage } from './usage.ts';
@@ -77,6 +79,10 @@ export class PostgresStore implements Store {
 
   migrate(): Promise<void> {
     return applyMigrations(this.#pool);
+  }
+
+  rekeyCardIdentities(rekey: CardRekey): Promise<number | null> {
+    return rekeyPostgresCards(this.#pool, rekey);
   }
 
   async ping(): Promise<void> {

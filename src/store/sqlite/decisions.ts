@@ -34,6 +34,9 @@ export const DECISION_STATEMENTS = {
         SELECT 1 FROM json_each(@hashes) h WHERE instr(identities, h.value) > 0))
     RETURNING rule_group`,
   prune: 'DELETE FROM decision_log WHERE at < ?',
+  // The card identity upgrade (card-rekey.ts): payment records' identities, a page at a time, and their rewrite.
+  rekeyPage: "SELECT id, identities FROM decision_log WHERE rule_group = 'payment' AND identities != '' AND id > ? ORDER BY id LIMIT ?",
+  rekeySet: 'UPDATE decision_log SET identities = ? WHERE id = ?',
 } as const;
 
 /**

@@ -420,4 +420,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_scorings_card_digits ON payment_scorings (account_id, card_bin, card_last4, scored_at);
     `,
   },
+  {
+    version: 12,
+    name: 'card identity scheme',
+    sql: `
+      -- How card hashes are keyed. 1: under SECRET_KEY only, which a copy of DATA_DIR holds (secret.key) and, with the
+      -- BIN and last four kept beside it, lets a script find the number; 2: keyed again under the card key, kept outside
+      -- DATA_DIR. The server rewrites scheme 1 hashes at start (src/store/card-rekey.ts), then sets 2.
+      CREATE TABLE card_identity (scheme INTEGER NOT NULL CHECK (scheme IN (1, 2))) STRICT;
+      INSERT INTO card_identity (scheme) VALUES (1);
+    `,
+  },
 ];

@@ -18,7 +18,9 @@ import { SqliteScorings } from './scorings.ts';
 import { SqliteUsage } from './usage.ts';
 import { settle } from './values.ts';
 import { preparePrivateFile } from './private-file.ts';
-import { LocalStatements, WorkerConnection } from './worker-connection.ts';
+import { LocalStatements, type StatementRunner, WorkerConnection } from './worker-connection.ts';
+import { rekeySqliteCards } from './card-rekey.ts';
+import type { CardRekey } from '../card-rekey.ts';
 
 /** The decision log's own file beside the database file: `vigil.db` → `vigil-decisions.db`. */
 export function decisionLogPath(path: string): string {
@@ -78,6 +80,8 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   /** The decision log's file and its worker-thread connection (file stores only). */
   readonly #decisionFile: { path: string; connection: WorkerConnection } | undefined;
+  /** The decision log's statements, on its own file's connection or on the serving one. */
+  readonly #decisionStatements: StatementRunner;
   /** Where the reads of a scoring's history run. */
   readonly #reader: SnapshotReader;
 
@@ -111,13 +115,15 @@ export class SqliteStore implements Store {
     this.events = new SqliteEvents(this.#db);
     if (options.path === ':memory:') {
       this.#decisionFile = undefined;
-      this.decisions = new SqliteDecisionLog(new LocalStatements(this.#db, DECISION_STATEMENTS));
+      this.#decisionStatements = new LocalStatements(this.#db, DECISION_STATEMENTS);
+      this.decisions = new SqliteDecisionLog(this.#decisionStatements);
     } else {
       // Its own file, written on a worker thread: see SqliteDecisionLog.
       const path = decisionLogPath(options.path);
       preparePrivateFile(path);
       const connection = new WorkerConnection(path, { schema: decisionLogSchema(), statements: DECISION_STATEMENTS, busyTimeoutMs });
       this.#decisionFile = { path, connection };
+      this.#decisionStatements = connection;
       this.decisions = new SqliteDecisionLog(connection);
     }
     // A payment scoring's history reads: on a worker thread's connection while the event loop is saturated (read-worker.ts).
@@ -140,6 +146,10 @@ export class SqliteStore implements Store {
       // Records of a version that kept the decision log in this file move to its own file.
       if (this.#decisionFile) moveDecisionLog(this.#db, this.#decisionFile.path);
     });
+  }
+
+  rekeyCardIdentities(rekey: CardRekey): Promise<number | null> {
+    return rekeySqliteCards(this.#db, this.#decisionStatements, rekey);
   }
 
   ping(): Promise<void> {
