@@ -64,6 +64,9 @@ function hopsTrusted(n: number): (addr: string, hop: number) => boolean {
   return (_addr, hop) => hop < n;
 }
 
+/** How often each instance writes its buffered usage and request log (a lost quota counter waits for one more). */
+const USAGE_FLUSH_MS = 1000;
+
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** The composition root: picks nothing itself (stores are opened by the caller), wires modules. */
@@ -99,7 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // User deletion by userID records this hash; buffered records and events of a deleted user are then left out.
   const identities = new IdentityHasher(deps.secret);
   const userHash = (userId: string): string => identities.hash('customer_id', userId);
-  const recorder = new Recorder(store, logger, 1000, (log) => metrics.droppedRecord(log), userHash);
+  const recorder = new Recorder(store, logger, USAGE_FLUSH_MS, (log) => metrics.droppedRecord(log), userHash);
   recorder.start();
   const policy = createPolicy({
     store,
@@ -142,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month)), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
+  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month), USAGE_FLUSH_MS + 500), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);

@@ -52,8 +52,8 @@ export class Recorder {
 
   /**
    * Writes records under the store's deletion guard, leaving out those of users deleted since they were
-   * made (by any instance, while they waited here). The keyed hashes are computed only for the accounts
-   * that had a deletion, so a batch costs one tombstone read.
+   * made (by any instance, while they waited here). The keyed hashes are computed only when the accounts
+   * had a deletion, so a batch costs one tombstone read.
    */
   private guarded<R extends { accountId: string; at: string; userId: string | null }>(
     records: readonly R[],
@@ -61,9 +61,7 @@ export class Recorder {
     write: (kept: R[]) => Promise<void>,
   ): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    let since = records[0]!.at;
-    for (const r of records) if (r.at < since) since = r.at;
-    return this.store.deletedUsers.guard(records.map((r) => r.accountId), since, (deleted) => write(deleted.length === 0 ? [...records] : records.filter((r) => !isDeleted(r, hashes(r), deleted))));
+    return this.store.deletedUsers.guard(records.map((r) => r.accountId), earliest(records), (deleted) => write(deleted.length === 0 ? [...records] : records.filter((r) => !isDeleted(r, hashes(r), deleted))));
   }
 
   start(): void {
@@ -133,20 +131,30 @@ export class Recorder {
   private async writeDecisions(): Promise<void> {
     const decisions = this.decisions;
     this.decisions = [];
+    if (decisions.length === 0) return;
     let written = 0;
+    /** What must go back to the queue when a chunk fails: its records not handled yet. */
+    let unwritten: PendingDecision[] = [];
     try {
-      while (written < decisions.length) {
-        if (written > 0) await nextTurn();
-        const chunk = decisions.slice(written, written + DECISION_CHUNK).map((d) => this.settled(d));
-        await this.guarded(chunk, (d) => [...(d.userId === null ? [] : [this.userHash(d.userId)]), ...(d.identities ?? [])], (kept) =>
-          writeIsolating(kept, (records) => this.store.decisions.append(records), (record, err) => this.droppedDecision(record, err)));
-        written += chunk.length;
-      }
+      // One deletion guard (one tombstone read) for the whole batch; the chunks still yield between them.
+      await this.store.deletedUsers.guard(decisions.map((d) => d.accountId), earliest(decisions), async (deleted) => {
+        while (written < decisions.length) {
+          if (written > 0) await nextTurn();
+          const pending = decisions.slice(written, written + DECISION_CHUNK);
+          const settled = pending.map((d) => this.settled(d));
+          const keep = settled.map((d) => deleted.length === 0 || !isDeleted(d, [...(d.userId === null ? [] : [this.userHash(d.userId)]), ...(d.identities ?? [])], deleted));
+          const kept = settled.filter((_, i) => keep[i]);
+          unwritten = pending.filter((_, i) => keep[i]);
+          await writeIsolating(kept, (records) => this.store.decisions.append(records), (record, err) => this.droppedDecision(record, err));
+          unwritten = [];
+          written += pending.length;
+        }
+      });
       this.#decisionsFailing = false;
     } catch (err) {
       // Put back what was not written so the next flush retries it; nothing recorded is dropped on a blip.
       const handled = err instanceof BatchInterrupted ? err.handled : 0;
-      this.decisions.unshift(...decisions.slice(written + handled));
+      this.decisions.unshift(...(written < decisions.length && unwritten.length === 0 ? decisions.slice(written) : [...unwritten.slice(handled), ...decisions.slice(written + DECISION_CHUNK)]));
       this.#decisionsFailing = true;
       this.logger.error({ err: err instanceof BatchInterrupted ? err.cause : err }, 'failed to write the decision log; will retry');
     }
@@ -213,6 +221,13 @@ export class Recorder {
     this.onDropped('request');
     this.logger.error({ accountId: entry.accountId, operation: entry.operation, at: entry.at, reason: reasonOf(err) }, 'request log entry cannot be written; dropped');
   }
+}
+
+/** The earliest `at` of non-empty records. */
+function earliest(records: ReadonlyArray<{ at: string }>): string {
+  let since = records[0]!.at;
+  for (const r of records) if (r.at < since) since = r.at;
+  return since;
 }
 
 /** Whether a record made at `record.at` belongs to a user deleted at or after that time. */

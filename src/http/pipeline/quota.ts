@@ -8,18 +8,41 @@ import { counterKeys, QUOTA_TTL_SECONDS } from '../../store/counter-keys.ts';
  * usage whenever it does not exist: the first call of the month, a restarted Redis without
  * persistence, an evicted or deleted key. The increment only applies to an existing counter (one
  * atomic step), so a lost counter is never recreated at 1: it is seeded first, from the usage rows in
- * the store plus this instance's usage not yet written (`unflushed`), and setIfAbsent makes instances
- * that notice the loss together seed it once. The usage other instances have not written yet (up to
- * one second of their calls, see Recorder) is the only thing a seed can miss. Reserving before the
- * work keeps concurrent calls exact; a failed call gives its unit back.
+ * the store plus this instance's usage not yet written (`unflushed`), after the other instances' next
+ * usage write when the month already had usage (#seed), and setIfAbsent makes instances that notice the
+ * loss together seed it once. Reserving before the work keeps concurrent calls exact; a failed call
+ * gives its unit back.
  */
 export class QuotaGate {
+  /** Seeds in progress in this process, one per counter (concurrent calls wait for the same one). */
+  readonly #seeding = new Map<string, Promise<void>>();
+
   constructor(
     private readonly counters: Counters,
     private readonly usage: UsagePort,
     /** This instance's counted calls of the account in the month that are not in the store yet. */
     private readonly unflushed: (accountId: string, month: string) => number = () => 0,
+    /** How long every instance takes at most to write its usage (the recorder's interval plus a margin). */
+    private readonly settleMs = 0,
   ) {}
+
+  /**
+   * A missing counter with usage already counted this month was lost, not new: the other instances may hold
+   * up to one interval of usage they have not written yet, so the seed waits for their next write first (once
+   * per lost counter; calls of the account wait with it rather than be granted on a count that is short).
+   */
+  #seed(key: string, accountId: string, month: string): Promise<void> {
+    let seeding = this.#seeding.get(key);
+    if (seeding) return seeding;
+    seeding = (async () => {
+      const stored = await this.usage.monthTotal(accountId, month);
+      if (this.settleMs > 0 && stored + this.unflushed(accountId, month) > 0) await new Promise((r) => setTimeout(r, this.settleMs));
+      const used = (this.settleMs > 0 ? await this.usage.monthTotal(accountId, month) : stored) + this.unflushed(accountId, month);
+      await this.counters.setIfAbsent(key, used, QUOTA_TTL_SECONDS);
+    })().finally(() => this.#seeding.delete(key));
+    this.#seeding.set(key, seeding);
+    return seeding;
+  }
 
   /** Returns the counter key to release on failure, or undefined when the plan is unlimited. */
   async reserve(accountId: string, plan: Plan, now: Date): Promise<string | undefined> {
@@ -28,8 +51,7 @@ export class QuotaGate {
     const key = counterKeys.quota(accountId, month);
     let n = await this.counters.incrExisting(key, 1);
     if (n === null) {
-      const used = (await this.usage.monthTotal(accountId, month)) + this.unflushed(accountId, month);
-      await this.counters.setIfAbsent(key, used, QUOTA_TTL_SECONDS);
+      await this.#seed(key, accountId, month);
       n = await this.counters.incr(key, 1, QUOTA_TTL_SECONDS);
     }
     if (n > plan.monthlyQuota) {

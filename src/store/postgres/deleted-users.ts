@@ -33,15 +33,27 @@ export class PostgresDeletedUsers implements DeletedUsersPort {
     await withTransaction(this.pool, (client) => client.query('SELECT pg_advisory_xact_lock($1::bigint)', [BARRIER]));
   }
 
-  guard<T>(accountIds: readonly string[], since: string, work: (deleted: readonly DeletedUser[]) => Promise<T>): Promise<T> {
-    return withTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock_shared($1::bigint)', [BARRIER]);
+  async guard<T>(accountIds: readonly string[], since: string, work: (deleted: readonly DeletedUser[]) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      // BEGIN and the lock in one round trip (a simple query: the key is a constant).
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock_shared(${BARRIER}::bigint)`);
       const { rows } = await client.query<{ account_id: string; value_hash: string; deleted_at: string }>({
         name: 'vigil_deleted_users_since',
         text: `SELECT account_id, value_hash, ${isoSql('deleted_at')} AS deleted_at FROM deleted_users WHERE account_id = ANY($1::text[]) AND deleted_at >= $2`,
         values: [[...new Set(accountIds)], isoTimestamp(since)],
       });
-      return work(rows.map((r) => ({ accountId: r.account_id, valueHash: r.value_hash, deletedAt: r.deleted_at })));
-    });
+      const result = await work(rows.map((r) => ({ accountId: r.account_id, valueHash: r.value_hash, deletedAt: r.deleted_at })));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 }

@@ -1,0 +1,158 @@
+/**
+ * Black box, scale-out (issue 26): two real server processes on one fresh PostgreSQL database and one fresh
+ * Redis key prefix, talked to over HTTP: concurrent feedback on both, an idle instance's policy copy, a
+ * deletion while the other instance still holds the user's records, and the quota after Redis loses its
+ * counter. Bounded in time (well under a minute on an idle machine).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { startServer, stop, type Running } from '../helpers/server-process.ts';
+import { createTestDatabase, queryOnce, SKIP_PG, type TestDatabase } from '../store/pg-test-database.ts';
+import { deleteKeys, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
+import { counterKeys } from '../../src/store/counter-keys.ts';
+import { utcMonth } from '../../src/intel/time/utc-calendar.ts';
+
+const SECRET = 'cluster-secret-0123456789abcdef012345';
+const ADMIN = 'cluster-admin-token-0123';
+const KEY = 'svc_live_cluster000000000000000000001';
+const QUOTA_KEY = 'svc_live_clusterquota0000000000000001';
+const ACCOUNT = 'cluster';
+const QUOTA_ACCOUNT = 'clusterq';
+
+let db: TestDatabase;
+let dir: string;
+let prefix: string;
+let a: Running;
+let b: Running;
+
+before(async () => {
+  if (SKIP_PG || SKIP_REDIS) return;
+  db = await createTestDatabase();
+  dir = mkdtempSync(join(tmpdir(), 'vigil-cluster-'));
+  prefix = `vigil-test-${db.name}:`;
+  const seed = join(dir, 'seed.json');
+  writeFileSync(seed, JSON.stringify({
+    plans: [{ id: 'q20', methods: ['*'], modules: [], monthlyQuota: 20, flood: { limit: 1000, windowSeconds: 1 } }],
+    accounts: [
+      { id: ACCOUNT, status: 'active', plan: 'premium', subscription: { expiresAt: '2099-01-01T00:00:00Z' }, keys: [KEY] },
+      { id: QUOTA_ACCOUNT, status: 'active', plan: 'q20', subscription: { expiresAt: '2099-01-01T00:00:00Z' }, keys: [QUOTA_KEY] },
+    ],
+  }));
+  const env = (name: string) => ({
+    DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, SECRET_KEY: SECRET, ADMIN_TOKEN: ADMIN,
+    DATA_DIR: join(dir, name), NETWORK: 'off', LOG_LEVEL: 'warn', POLICY_REFRESH_MS: '1000', WEBHOOK_WORKER: 'off', SEED_FILE: seed,
+  });
+  // One after the other: the seed's account is then created once (each start applies it idempotently).
+  a = await startServer(env('a'));
+  b = await startServer(env('b'));
+});
+
+after(async () => {
+  await stop(a);
+  await stop(b);
+  if (db) {
+    const redis = await openRedisAdmin();
+    await deleteKeys(redis, `${prefix}*`);
+    await redis.quit();
+    await db.drop();
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Answer { status: string; code?: number; data: Record<string, unknown> }
+async function api(s: Running, method: string, path: string, query: Record<string, string>, body?: unknown): Promise<Answer> {
+  const url = `http://127.0.0.1:${s.port}${path}?${new URLSearchParams(query).toString()}`;
+  const res = await fetch(url, { method, ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  return (await res.json()) as Answer;
+}
+async function admin(s: Running, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${s.port}/admin${path}`, {
+    method, headers: { authorization: `Bearer ${ADMIN}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  assert.ok(res.ok, await res.clone().text());
+  return ((await res.json()) as { data: unknown }).data;
+}
+const score = (s: Running, tx: string) => api(s, 'POST', '/scoring/payment', { key: KEY }, { data: { transaction_id: tx, customer_id: `c-${tx}`, customer_ip: '81.2.69.170', amount: 30, currency: 'EUR' } });
+const feedback = (s: Running, tx: string, outcome: string) => api(s, 'POST', '/feedback/payment', { key: KEY }, { transaction_id: tx, outcome });
+const history = async () => (await admin(a, 'GET', `/accounts/${ACCOUNT}/model/history?limit=1000`)) as { updates: Array<{ origin: string }> };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('two server processes on one PostgreSQL and one Redis', { skip: SKIP_PG || SKIP_REDIS }, () => {
+  it('concurrent feedback: one created per duplicate, a chargeback never replaced by approved, racing outcomes applied, no lost model update', async () => {
+    for (let n = 0; n < 5; n++) assert.equal((await score(a, `dup-${n}`)).status, 'success');
+    const dups = await Promise.all(Array.from({ length: 5 }, (_, n) => Promise.all([feedback(a, `dup-${n}`, 'chargeback'), feedback(b, `dup-${n}`, 'chargeback')])));
+    for (const pair of dups) assert.deepEqual(pair.map((r) => r.data.label).sort(), ['created', 'unchanged'], JSON.stringify(pair));
+
+    for (let n = 0; n < 5; n++) assert.equal((await score(b, `sticky-${n}`)).status, 'success');
+    await Promise.all(Array.from({ length: 5 }, (_, n) => Promise.all([feedback(a, `sticky-${n}`, 'chargeback'), feedback(b, `sticky-${n}`, 'approved')])));
+    for (let n = 0; n < 5; n++) assert.deepEqual((await feedback(b, `sticky-${n}`, 'chargeback')).data.label, 'unchanged', `sticky-${n} kept its chargeback`);
+
+    await Promise.all(Array.from({ length: 10 }, (_, n) => Promise.all([score(b, `race-${n}`), feedback(a, `race-${n}`, 'chargeback')])));
+    for (let n = 0; n < 10; n++) {
+      const again = await feedback(a, `race-${n}`, 'chargeback');
+      assert.deepEqual({ status: again.data.status, matched: again.data.matched }, { status: 'applied', matched: 1 }, `race-${n}`);
+    }
+    const scored = await queryOnce<{ n: string }>(db.url, `SELECT count(*) AS n FROM payment_scorings WHERE account_id = '${ACCOUNT}' AND transaction_id LIKE 'race-%' AND outcome = 'chargeback'`);
+    assert.equal(Number(scored[0]?.n), 10);
+
+    for (let n = 0; n < 30; n++) assert.equal((await score(n % 2 ? a : b, `model-${n}`)).status, 'success');
+    const before = (await history()).updates.length;
+    const created = await Promise.all(Array.from({ length: 30 }, (_, n) => feedback(n % 2 ? b : a, `model-${n}`, 'chargeback')));
+    for (const r of created) assert.equal(r.data.label, 'created');
+    const updates = (await history()).updates;
+    assert.equal(updates.length - before, 30);
+    // Each fraud step raises the bias weight it read (FTRL: w' - w = |g| / (D + σ) > 0 once the weight is
+    // non-zero, which the 20 fraud outcomes above made it), so along the stored order it rises strictly
+    // when each step read the one before; two steps from the same weights would often not. (The in-process
+    // test/http/scale-out-feedback.test.ts replays the history exactly.)
+    const steps = updates.filter((u) => u.origin.startsWith('payment:model-')).reverse() as Array<{ origin: string; weights: Record<string, number> }>;
+    const bias = steps.map((u) => u.weights.bias ?? 0);
+    for (let i = 1; i < bias.length; i++) assert.ok(bias[i]! > bias[i - 1]!, `bias weight after step ${i} (${bias[i]}) above the one before (${bias[i - 1]}): no step lost`);
+    // The same count of history entries per transaction: each trained once.
+    for (const tx of ['dup-0', 'dup-4', 'race-0', 'race-9']) assert.equal(updates.filter((u) => u.origin === `payment:${tx}`).length, 1, tx);
+  });
+
+  it('a blacklist entry added through A: the first request to an idle B sees it', async () => {
+    const ip = '203.0.113.77';
+    const blacklisted = async (s: Running) => ((await api(s, 'GET', '/lookup/ip', { key: KEY, ip, params: 'security' })).data.security as { blacklisted: boolean }).blacklisted;
+    assert.equal(await blacklisted(b), false);
+    await admin(a, 'POST', `/accounts/${ACCOUNT}/blacklists`, { type: 'ip', values: [ip] });
+    await sleep(300);
+    assert.equal(await blacklisted(b), true);
+  });
+
+  it('a user\'s 50 calls on A, then at once a deletion through B: no request-log row, event or decision left', async () => {
+    const user = `gone-${randomBytes(3).toString('hex')}`;
+    const kept = `kept-${randomBytes(3).toString('hex')}`;
+    // The address is blacklisted (the test before): each call raises an event and logs a decision.
+    const calls = (userID: string, n: number) => Array.from({ length: n }, () => api(a, 'GET', '/lookup/ip', { key: KEY, ip: '203.0.113.77', params: 'security', userID }));
+    await Promise.all([...calls(user, 50), ...calls(kept, 10)]);
+    const del = await api(b, 'DELETE', '/account/users/delete', { key: KEY }, { value: user, type: 'user_id' });
+    assert.equal(del.status, 'success', JSON.stringify(del));
+    await sleep(1500);
+    const left = async (table: string, who: string) => Number((await queryOnce<{ n: string }>(db.url, `SELECT count(*) AS n FROM ${table} WHERE account_id = '${ACCOUNT}' AND user_id = '${who}'`))[0]?.n);
+    assert.deepEqual({ requests: await left('request_log', user), events: await left('events', user), decisions: await left('decision_log', user) }, { requests: 0, events: 0, decisions: 0 });
+    assert.deepEqual({ requests: await left('request_log', kept), events: await left('events', kept), decisions: await left('decision_log', kept) }, { requests: 10, events: 10, decisions: 10 });
+  });
+
+  it('quota 20 used across A and B, the Redis counter deleted: still refused', async () => {
+    const call = async (s: Running) => {
+      const r = await api(s, 'GET', '/lookup/country', { key: QUOTA_KEY, CountryCode: 'FR' });
+      return r.status === 'success' ? 'ok' : r.code;
+    };
+    const first = await Promise.all(Array.from({ length: 25 }, (_, n) => call(n % 2 ? a : b)));
+    assert.equal(first.filter((c) => c === 'ok').length, 20);
+    const redis = await openRedisAdmin();
+    try {
+      assert.equal(await redis.del(`${prefix}${counterKeys.quota(QUOTA_ACCOUNT, utcMonth(new Date()))}`), 1);
+    } finally {
+      await redis.quit();
+    }
+    const after = await Promise.all(Array.from({ length: 10 }, (_, n) => call(n % 2 ? a : b)));
+    assert.deepEqual(after, Array.from({ length: 10 }, () => 103));
+  });
+});
