@@ -119,11 +119,11 @@ const QUOTE = /["\u201c\u201d\u00ab\u00bb\u201e]/u;
  * Group hostility (see text-abuse.ts GROUP_HOSTILITY): per sentence, a group and a hostile word,
  * no negation; nothing at all in a text that quotes, since quoting abuse is mostly to condemn it.
  */
-function groupHostility(rules: AbuseRules, text: string, spans: readonly FormSpan[], out: AbuseHit[]): void {
+function groupHostility(rules: AbuseRules, text: string, spans: readonly FormSpan[], joined: string, out: AbuseHit[]): void {
   const h = rules.hostility;
   let first = 0;
   // Most texts name no group: one test over all the words spares the per-sentence work.
-  if (QUOTE.test(text) || !h.groups.test(spans.map((s) => s.form).join(' '))) return;
+  if (!h.groups.test(joined) || QUOTE.test(text)) return;
   for (let i = 0; i <= spans.length; i++) {
     const cur = spans[i];
     const prev = spans[i - 1];
@@ -200,15 +200,15 @@ export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Toke
   const out: AbuseHit[] = [];
   if (spans.length > 0) {
     addressedInsults(rules, spans, out);
-    groupHostility(rules, text, spans, out);
+    // Word forms joined by one space; starts[k] is where word k begins in the joined string.
+    const starts: number[] = [];
+    let joined = '';
+    for (const s of spans) {
+      starts.push(joined.length + (joined.length > 0 ? 1 : 0));
+      joined += (joined.length > 0 ? ' ' : '') + s.form;
+    }
+    groupHostility(rules, text, spans, joined, out);
     if (rules.words) {
-      // Word forms joined by one space; starts[k] is where word k begins in the joined string.
-      const starts: number[] = [];
-      let joined = '';
-      for (const s of spans) {
-        starts.push(joined.length + (joined.length > 0 ? 1 : 0));
-        joined += (joined.length > 0 ? ' ' : '') + s.form;
-      }
       let sentenceStart: number[] | null = null;
       for (const m of joined.matchAll(rules.words)) {
         const def = rules.wordDefs[groupIndex(m)];

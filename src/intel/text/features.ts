@@ -1,7 +1,7 @@
 /**
  * Features of the text classifier, shared by the engine and the training script so that both see
  * exactly the same thing: hashed word unigrams and bigrams of the de-obfuscated tokens, and
- * character 3- to 5-grams of each word. Every emitted feature has the value featureValue(number
+ * character 3- and 4-grams of each word. Every emitted feature has the value featureValue(number
  * emitted). Character n-grams once made `assassin` look like `ass` and unknown foreign words look
  * abusive; with whitelisted and harmless-sense words skipped and the calibrated prior, they now
  * generalise better than words alone (docs/text-model.md "Model choices").
@@ -9,7 +9,7 @@
 import { spreadTokens, type Token } from './tokens.ts';
 
 /** Bump when the features change: a model trained on other features must not be loaded. */
-export const FEATURES_VERSION = 'w1b1c35-fnv1a-v2';
+export const FEATURES_VERSION = 'w1b1c34-fnv1a-v2';
 
 /** At most this many tokens feed the model (about 10,000 characters of ordinary text). */
 export const MAX_MODEL_TOKENS = 2500;
@@ -73,7 +73,7 @@ export function modelForms(text: string, tokens: readonly Token[]): string[] {
 }
 
 /** Character n-grams of each word, from MIN_CHAR_NGRAM to MAX_CHAR_NGRAM characters (with word edges). */
-export const CHAR_NGRAMS = { min: 3, max: 5 };
+export const CHAR_NGRAMS = { min: 3, max: 4 };
 
 /**
  * Calls `emit` with each hashed feature index of a token sequence, in `buckets` (a power of two):

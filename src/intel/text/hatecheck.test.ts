@@ -26,8 +26,8 @@ const JUDGEMENT = new Set(['target_obj_nh', 'target_indiv_nh', 'target_group_nh'
 const ACHIEVED: Readonly<Record<string, number>> = {
   counter_quote_nh: 46.2, counter_ref_nh: 65.2, derog_dehum_h: 77.1, derog_impl_h: 40.0, derog_neg_attrib_h: 85.0, derog_neg_emote_h: 75.0,
   ident_neutral_nh: 100, ident_pos_nh: 100, negate_neg_nh: 100, negate_pos_h: 5.0, phrase_opinion_h: 68.4, phrase_question_h: 45.0,
-  profanity_h: 95.0, profanity_nh: 87.0, ref_subs_clause_h: 75.0, ref_subs_sent_h: 52.6, slur_h: 84.0, slur_homonym_nh: 93.3,
-  slur_reclaimed_nh: 29.6, spell_char_del_h: 27.1, spell_char_swap_h: 0, spell_leet_h: 76.9, spell_space_add_h: 64.7, spell_space_del_h: 8.5,
+  profanity_h: 95.0, profanity_nh: 87.0, ref_subs_clause_h: 75.0, ref_subs_sent_h: 52.6, slur_h: 84.7, slur_homonym_nh: 93.3,
+  slur_reclaimed_nh: 28.4, spell_char_del_h: 27.1, spell_char_swap_h: 0, spell_leet_h: 77.5, spell_space_add_h: 65.3, spell_space_del_h: 8.5,
   threat_dir_h: 73.7, threat_norm_h: 55.0,
 };
 const MARGIN = 5;
