@@ -17,7 +17,7 @@ import { CombinedPatternMatcher } from '../intel/text/pattern-matcher.ts';
 import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
-import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, INSULTS, NEGATIONS, PATTERNS, SENSES } from './text-abuse.ts';
+import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, PATTERNS, REPORTING_EN, SENSES, SLURS_EN } from './text-abuse.ts';
 
 const LANGS = ['en', 'ar', 'de', 'fr', 'es', 'ja', 'zh', 'ru'] as const;
 
@@ -145,7 +145,7 @@ function add(b: Builder, term: string, entry: LexEntry): void {
 
 const norm = (w: string): string => normalize(w).text;
 
-/** The abuse rules, with every curated mild word an insult when addressed. */
+/** The abuse rules of text-abuse.ts, normalised and compiled. */
 function loadAbuseRules(): AbuseRules {
   const insults: Array<[string, string]> = [];
   const cjkInsults: Array<[string, string]> = [];
@@ -155,16 +155,17 @@ function loadAbuseRules(): AbuseRules {
     else if (!n.includes(' ')) insults.push([n, lang]);
   };
   for (const [lang, words] of Object.entries(INSULTS)) for (const w of words) put(w, lang === 'cjk' ? (/[\u3040-\u30ff]/.test(w) ? 'ja' : 'zh') : lang);
-  for (const lang of LANGS) for (const w of MILD[lang]) put(w, lang);
   return compileAbuse({
     patterns: PATTERNS,
     cjkPatterns: CJK_PATTERNS,
-    address: Object.values(ADDRESS).flat().map(norm),
+    address: Object.entries(ADDRESS).flatMap(([lang, words]) => words.map((w): [string, string] => [norm(w), lang])),
     cjkAddress: CJK_ADDRESS.map(norm),
     negations: NEGATIONS.map(norm),
     insults,
     cjkInsults,
     arabicPrefixes: AR_PREFIXES.map(norm),
+    groupHostility: GROUP_HOSTILITY,
+    counterSpeech: [...REPORTING_EN, 'not', 'never', 'no', 't', 'nt', 'cannot', 'nobody'],
   });
 }
 
@@ -188,6 +189,7 @@ export function loadTextLexicon(): Lexicon {
     else add(b, w, e);
   }
   for (const lang of LANGS) for (const w of STRONG[lang]) add(b, w, { severity: 'strong', lang });
+  for (const w of SLURS_EN) add(b, w, { severity: 'strong', lang: 'en' });
 
   for (const list of b.cjk.values()) list.sort((x, y) => y.term.length - x.term.length);
   const roots = new Map<string, Array<{ root: string; entry: LexEntry }>>();

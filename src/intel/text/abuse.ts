@@ -20,8 +20,8 @@ export interface AbusePatternDef {
 export interface AbuseData {
   readonly patterns: readonly AbusePatternDef[];
   readonly cjkPatterns: readonly AbusePatternDef[];
-  /** Address words per language (normalised). */
-  readonly address: readonly string[];
+  /** Address words with their language (normalised). */
+  readonly address: ReadonlyArray<readonly [string, string]>;
   readonly cjkAddress: readonly string[];
   readonly negations: readonly string[];
   /** Insults said to someone, with their language (normalised; Han/Kana terms under `cjk`). */
@@ -29,6 +29,10 @@ export interface AbuseData {
   readonly cjkInsults: ReadonlyArray<readonly [string, string]>;
   /** Arabic prefixes glued to a word; `يا` among them addresses. */
   readonly arabicPrefixes: readonly string[];
+  /** Group + hostile word in one sentence (text-abuse.ts GROUP_HOSTILITY). */
+  /** Words that report or negate an English threat or hate statement before it in its sentence. */
+  readonly counterSpeech: readonly string[];
+  readonly groupHostility: { readonly lang: string; readonly groups: readonly string[]; readonly hostile: readonly string[]; readonly negations: readonly string[] };
 }
 
 export interface AbuseRules {
@@ -36,12 +40,16 @@ export interface AbuseRules {
   readonly wordDefs: readonly AbusePatternDef[];
   readonly cjk: RegExp | null;
   readonly cjkDefs: readonly AbusePatternDef[];
-  readonly address: ReadonlySet<string>;
+  /** Address word → its languages. */
+  readonly address: ReadonlyMap<string, readonly string[]>;
   readonly cjkAddress: readonly string[];
   readonly negations: ReadonlySet<string>;
-  readonly insults: ReadonlyMap<string, string>;
+  /** Insult → its languages. */
+  readonly insults: ReadonlyMap<string, readonly string[]>;
   readonly cjkInsults: ReadonlyArray<readonly [string, string]>;
   readonly arabicPrefixes: readonly string[];
+  readonly counterSpeech: ReadonlySet<string>;
+  readonly hostility: { readonly lang: string; readonly groups: RegExp; readonly hostile: RegExp; readonly negations: RegExp };
 }
 
 /** One abuse finding, in the normalised text (UTF-16 indices, end exclusive). */
@@ -77,13 +85,59 @@ export function compileAbuse(data: AbuseData): AbuseRules {
     wordDefs: data.patterns,
     cjk: combine(data.cjkPatterns, false),
     cjkDefs: data.cjkPatterns,
-    address: new Set(data.address),
+    address: groupBy(data.address),
     cjkAddress: data.cjkAddress,
     negations: new Set(data.negations),
-    insults: new Map(data.insults.map(([w, lang]) => [w, lang])),
+    insults: groupBy(data.insults),
     cjkInsults: [...data.cjkInsults].sort((a, b) => b[0].length - a[0].length),
     arabicPrefixes: data.arabicPrefixes,
+    counterSpeech: new Set(data.counterSpeech),
+    hostility: {
+      lang: data.groupHostility.lang,
+      groups: wordsRegex(data.groupHostility.groups),
+      hostile: wordsRegex(data.groupHostility.hostile),
+      negations: wordsRegex(data.groupHostility.negations),
+    },
   };
+}
+
+function groupBy(pairs: ReadonlyArray<readonly [string, string]>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [w, lang] of pairs) out.set(w, [...(out.get(w) ?? []), lang]);
+  return out;
+}
+
+function wordsRegex(alternatives: readonly string[]): RegExp {
+  return new RegExp(`(?<=^| )(?:${alternatives.join('|')})(?= |$)`, 'u');
+}
+
+/** Sentence breaks and quotation marks between two words. */
+const SENTENCE_BREAK = /[.!?;\n\u3002\uff01\uff1f]/u;
+const QUOTE = /["\u201c\u201d\u00ab\u00bb\u201e]/u;
+
+/**
+ * Group hostility (see text-abuse.ts GROUP_HOSTILITY): per sentence, a group and a hostile word,
+ * no negation; nothing at all in a text that quotes, since quoting abuse is mostly to condemn it.
+ */
+function groupHostility(rules: AbuseRules, text: string, spans: readonly FormSpan[], joined: string, out: AbuseHit[]): void {
+  const h = rules.hostility;
+  let first = 0;
+  // Most texts name no group: one test over all the words spares the per-sentence work.
+  if (!h.groups.test(joined) || QUOTE.test(text)) return;
+  for (let i = 0; i <= spans.length; i++) {
+    const cur = spans[i];
+    const prev = spans[i - 1];
+    const ends = i === spans.length || (prev !== undefined && cur !== undefined && SENTENCE_BREAK.test(text.slice(prev.to, cur.from)));
+    if (!ends) continue;
+    const sentence = spans.slice(first, i);
+    const words = sentence.map((s) => s.form).join(' ');
+    const a = sentence[0];
+    const b = sentence[sentence.length - 1];
+    if (a && b && h.groups.test(words) && h.hostile.test(words) && !h.negations.test(words)) {
+      out.push({ from: a.from, to: b.to, severity: 'strong', lang: h.lang, kind: 'hate' });
+    }
+    first = i;
+  }
 }
 
 function groupIndex(m: RegExpMatchArray): number {
@@ -91,16 +145,16 @@ function groupIndex(m: RegExpMatchArray): number {
   return -1;
 }
 
-/** The insult's language when `form` is an insult, and whether a glued vocative addresses it. */
-function insultOf(rules: AbuseRules, form: string): { lang: string; vocative: boolean } | null {
-  const lang = rules.insults.get(form);
-  if (lang !== undefined) return { lang, vocative: false };
+/** The insult's languages when `form` is an insult, and whether a glued vocative addresses it. */
+function insultOf(rules: AbuseRules, form: string): { langs: readonly string[]; vocative: boolean } | null {
+  const langs = rules.insults.get(form);
+  if (langs !== undefined) return { langs, vocative: false };
   const c = form.charCodeAt(0);
   if (c >= 0x0600 && c <= 0x06ff) {
     for (const p of rules.arabicPrefixes) {
       if (form.length - p.length >= 2 && form.startsWith(p)) {
         const l = rules.insults.get(form.slice(p.length));
-        if (l !== undefined) return { lang: l, vocative: p === VOCATIVE };
+        if (l !== undefined) return { langs: l, vocative: p === VOCATIVE };
       }
     }
   }
@@ -113,13 +167,13 @@ function addressedInsults(rules: AbuseRules, spans: readonly FormSpan[], out: Ab
     if (!s) continue;
     const ins = insultOf(rules, s.form);
     if (!ins) continue;
-    let addressed = ins.vocative;
-    for (let k = i - 1; !addressed && k >= 0 && k >= i - ADDRESS_WINDOW; k--) {
+    let lang = ins.vocative ? ins.langs[0] : undefined;
+    for (let k = i - 1; lang === undefined && k >= 0 && k >= i - ADDRESS_WINDOW; k--) {
       const w = spans[k]?.form ?? '';
       if (rules.negations.has(w)) break;
-      if (rules.address.has(w)) addressed = true;
+      lang = rules.address.get(w)?.find((l) => ins.langs.includes(l));
     }
-    if (addressed) out.push({ from: s.from, to: s.to, severity: 'strong', lang: ins.lang, kind: 'insult' });
+    if (lang !== undefined) out.push({ from: s.from, to: s.to, severity: 'strong', lang, kind: 'insult' });
   }
 }
 
@@ -142,23 +196,28 @@ function cjkFindings(rules: AbuseRules, text: string, t: Token, out: AbuseHit[])
 }
 
 /** Every abuse finding in normalised `text` with its tokens. */
-export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Token[]): AbuseHit[] {
+export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Token[], spans: readonly FormSpan[] = formSpans(text, tokens)): AbuseHit[] {
   const out: AbuseHit[] = [];
-  const spans = formSpans(text, tokens);
   if (spans.length > 0) {
     addressedInsults(rules, spans, out);
+    // Word forms joined by one space; starts[k] is where word k begins in the joined string.
+    const starts: number[] = [];
+    let joined = '';
+    for (const s of spans) {
+      starts.push(joined.length + (joined.length > 0 ? 1 : 0));
+      joined += (joined.length > 0 ? ' ' : '') + s.form;
+    }
+    groupHostility(rules, text, spans, joined, out);
     if (rules.words) {
-      // Word forms joined by one space; starts[k] is where word k begins in the joined string.
-      const starts: number[] = [];
-      let joined = '';
-      for (const s of spans) {
-        starts.push(joined.length + (joined.length > 0 ? 1 : 0));
-        joined += (joined.length > 0 ? ' ' : '') + s.form;
-      }
+      let sentenceStart: number[] | null = null;
       for (const m of joined.matchAll(rules.words)) {
         const def = rules.wordDefs[groupIndex(m)];
         const a = wordAt(starts, m.index ?? 0);
         const b = wordAt(starts, (m.index ?? 0) + m[0].length - 1);
+        if (def && def.lang === 'en' && def.kind !== 'self-harm') {
+          sentenceStart ??= sentenceStarts(text, spans);
+          if (isCountered(rules, spans, sentenceStart[a] ?? 0, a)) continue;
+        }
         const first = spans[a];
         const last = spans[b];
         if (def && first && last) out.push({ from: first.from, to: last.to, severity: 'strong', lang: def.lang, kind: def.kind });
@@ -167,6 +226,24 @@ export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Toke
   }
   for (const t of tokens) if (t.cjk) cjkFindings(rules, text, t, out);
   return out;
+}
+
+/** For each word, the index of the first word of its sentence. */
+function sentenceStarts(text: string, spans: readonly FormSpan[]): number[] {
+  const out: number[] = [];
+  let first = 0;
+  spans.forEach((s, i) => {
+    const prev = spans[i - 1];
+    if (prev && SENTENCE_BREAK.test(text.slice(prev.to, s.from))) first = i;
+    out.push(first);
+  });
+  return out;
+}
+
+/** True when a word of [from, to) negates or reports what follows (counter-speech). */
+function isCountered(rules: AbuseRules, spans: readonly FormSpan[], from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (rules.counterSpeech.has(spans[k]?.form ?? '')) return true;
+  return false;
 }
 
 /** Index of the word containing position `pos` of the joined string. */

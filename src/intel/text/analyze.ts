@@ -14,7 +14,7 @@
  * evidence scores about 0 in every script, so one threshold means the same in every language.
  */
 import { excusedTokens, findHits } from './dictionary.ts';
-import { featureIndices, formSpans, predict } from './features.ts';
+import { formSpans, predictForms, type FormSpan } from './features.ts';
 import { normalize } from './normalize.ts';
 import { tokenize, type Token } from './tokens.ts';
 import { calibrate } from './train.ts';
@@ -55,11 +55,11 @@ export function combineRisk(hits: readonly Hit[], model: number | null): number 
 }
 
 /** The model's calibrated probability for a text, skipping excused words (`Moby Dick`); null when it does not apply. */
-export function modelProbability(model: TextModel, text: string, tokens: readonly Token[], excused: readonly boolean[]): number | null {
+export function modelProbability(model: TextModel, tokens: readonly Token[], excused: readonly boolean[], spans: readonly FormSpan[]): number | null {
   if (!modelApplies(tokens)) return null;
   const skip = tokens.filter((_, i) => excused[i] === true);
-  const forms = formSpans(text, tokens).filter((f) => !skip.some((t) => t.from < f.to && f.from < t.to)).map((f) => f.form);
-  return calibrate(model.calibration, predict(model.weights, model.bias, featureIndices(forms, model.buckets)));
+  const kept = skip.length === 0 ? spans : spans.filter((f) => !skip.some((t) => t.from < f.to && f.from < t.to));
+  return calibrate(model.calibration, predictForms(model.weights, model.bias, kept.map((f) => f.form), model.buckets));
 }
 
 /**
@@ -87,9 +87,10 @@ export function analyzeText(engine: TextEngine, text: string): TextAnalysis {
   const norm = normalize(text);
   const tokens = tokenize(norm.text);
   const excused = excusedTokens(engine.lexicon, tokens);
-  const hits = findHits(engine.lexicon, norm, tokens, excused);
+  const spans = formSpans(norm.text, tokens);
+  const hits = findHits(engine.lexicon, norm, tokens, excused, spans);
   const dictionary = dictionaryScore(hits);
-  const modelScore = engine.model ? modelProbability(engine.model, norm.text, tokens, excused) : null;
+  const modelScore = engine.model ? modelProbability(engine.model, tokens, excused, spans) : null;
   const riskScore = round3(combineRisk(hits, modelScore));
   return {
     riskScore,

@@ -5,6 +5,7 @@
  * (which catch compounds such as `motherfucker`). Whitelisted words are never flagged.
  */
 import { findAbuse } from './abuse.ts';
+import { formSpans, type FormSpan } from './features.ts';
 import type { Normalized } from './normalize.ts';
 import { spreadTokens, tokenize, type Token } from './tokens.ts';
 import type { AbuseKind, Hit, LexEntry, Lexicon, Severity } from './types.ts';
@@ -140,7 +141,13 @@ export function excusedTokens(lex: Lexicon, tokens: readonly Token[]): boolean[]
 }
 
 /** Every listed word in `norm`, as spans of the original text, in order, overlaps merged. */
-export function findHits(lex: Lexicon, norm: Normalized, tokens: readonly Token[] = tokenize(norm.text), excused = excusedTokens(lex, tokens)): Hit[] {
+export function findHits(
+  lex: Lexicon,
+  norm: Normalized,
+  tokens: readonly Token[] = tokenize(norm.text),
+  excused = excusedTokens(lex, tokens),
+  spans: readonly FormSpan[] = formSpans(norm.text, tokens),
+): Hit[] {
   const text = norm.text;
   const found: NormHit[] = [];
   const whitelisted = excused;
@@ -206,7 +213,7 @@ export function findHits(lex: Lexicon, norm: Normalized, tokens: readonly Token[
       found.push({ from, to, severity: own?.severity === 'mild' ? 'mild' : 'strong', lang: own?.lang ?? 'obscenity' });
     }
   }
-  for (const a of findAbuse(lex.abuse, text, tokens)) found.push(a);
+  for (const a of findAbuse(lex.abuse, text, tokens, spans)) found.push(a);
   return toOriginal(norm, merge(found));
 }
 

@@ -1,7 +1,7 @@
 /**
  * Features of the text classifier, shared by the engine and the training script so that both see
  * exactly the same thing: hashed word unigrams and bigrams of the de-obfuscated tokens, and
- * character 3- to 5-grams of each word. Every emitted feature has the value featureValue(number
+ * character 3- and 4-grams of each word. Every emitted feature has the value featureValue(number
  * emitted). Character n-grams once made `assassin` look like `ass` and unknown foreign words look
  * abusive; with whitelisted and harmless-sense words skipped and the calibrated prior, they now
  * generalise better than words alone (docs/text-model.md "Model choices").
@@ -9,7 +9,7 @@
 import { spreadTokens, type Token } from './tokens.ts';
 
 /** Bump when the features change: a model trained on other features must not be loaded. */
-export const FEATURES_VERSION = 'w1b1c35-fnv1a-v2';
+export const FEATURES_VERSION = 'w1b1c34-fnv1a-v2';
 
 /** At most this many tokens feed the model (about 10,000 characters of ordinary text). */
 export const MAX_MODEL_TOKENS = 2500;
@@ -73,36 +73,58 @@ export function modelForms(text: string, tokens: readonly Token[]): string[] {
 }
 
 /** Character n-grams of each word, from MIN_CHAR_NGRAM to MAX_CHAR_NGRAM characters (with word edges). */
-export const CHAR_NGRAMS = { min: 3, max: 5 };
+export const CHAR_NGRAMS = { min: 3, max: 4 };
 
 /**
- * The hashed feature indices of a token sequence, in `buckets` (a power of two): word unigrams
- * and bigrams, and character n-grams of each word with its edges (`<fu`, `fuc`, `uck>`), which
- * carry what the tweets taught about a word to its spelling variants and inflections. Repeats count.
+ * Calls `emit` with each hashed feature index of a token sequence, in `buckets` (a power of two):
+ * word unigrams and bigrams, and character n-grams of each word with its edges (`<fu`, `fuc`,
+ * `uck>`), which carry what the tweets taught about a word to its spelling variants and
+ * inflections. Words shorter than 3 characters give word features only: their few n-grams would
+ * each carry a large weight. Repeats count. Returns the number emitted.
  */
-export function featureIndices(forms: readonly string[], buckets: number): Int32Array {
+export function forEachFeature(forms: readonly string[], buckets: number, emit: (index: number) => void): number {
   const mask = buckets - 1;
   const n = Math.min(forms.length, MAX_MODEL_TOKENS);
-  const out: number[] = [];
-  let prev = '';
   const { min, max } = CHAR_NGRAMS;
+  let count = 0;
+  let prev = '';
   for (let k = 0; k < n; k++) {
     const w = forms[k] ?? '';
-    out.push(hashString(SEED_WORD, w) & mask, hashString(mix(hashString(SEED_BIGRAM, prev), 0x20), w) & mask);
+    emit(hashString(SEED_WORD, w) & mask);
+    emit(hashString(mix(hashString(SEED_BIGRAM, prev), 0x20), w) & mask);
+    count += 2;
     prev = w;
-    // Short words are whole-word features only: their few n-grams would carry each a large weight.
     if (max < min || w.length < 3) continue;
-    const padded = `<${w}>`;
-    const len = padded.length;
+    // The word with its edges, `<` + w + `>`, read without building the string.
+    const len = w.length + 2;
     for (let i = 0; i + min <= len; i++) {
       let h = SEED_CHAR;
       for (let j = i; j < len && j - i < max; j++) {
-        h = mix(h, padded.charCodeAt(j));
-        if (j - i + 1 >= min) out.push(h & mask);
+        h = Math.imul(h ^ (j === 0 ? 0x3c : j === len - 1 ? 0x3e : w.charCodeAt(j - 1)), FNV_PRIME) >>> 0;
+        if (j - i + 1 >= min) {
+          emit(h & mask);
+          count++;
+        }
       }
     }
   }
+  return count;
+}
+
+/** The hashed feature indices of a token sequence (see forEachFeature), for training. */
+export function featureIndices(forms: readonly string[], buckets: number): Int32Array {
+  const out: number[] = [];
+  forEachFeature(forms, buckets, (i) => out.push(i));
   return Int32Array.from(out);
+}
+
+/** The model's probability for a token sequence, without materialising its features (same result as predict). */
+export function predictForms(weights: Float64Array, bias: number, forms: readonly string[], buckets: number): number {
+  let z = 0;
+  const n = forEachFeature(forms, buckets, (i) => {
+    z += weights[i] ?? 0;
+  });
+  return sigmoid(bias + z * featureValue(n));
 }
 
 /** Logistic function. */
