@@ -1,6 +1,7 @@
 /** The real server process (`src/cli/main.ts serve`, or the README's `npm start`) for black-box tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.ts';
+import { ensureBuilt } from './build.ts';
 
 export interface Running {
   child: ChildProcess;
@@ -11,11 +12,13 @@ export interface Running {
 
 /**
  * Starts the server on a free port of 127.0.0.1 (LOG_LEVEL info unless `env` says otherwise) and resolves
- * once /healthz answers. `viaNpm` runs the README's `npm start`; otherwise the same command npm runs,
+ * once /healthz answers. `viaNpm` runs the README's `npm start` (the compiled build in dist/); otherwise the sources run through tsx,
  * without npm in between (for signals). The process has a group of its own, so stopping `npm start`
  * also reaches the server npm started.
  */
 export async function startServer(env: Record<string, string>, viaNpm = false): Promise<Running> {
+  // `npm start` runs the compiled build.
+  if (viaNpm) ensureBuilt();
   const port = await freePort();
   const [cmd, args] = viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve']];
   const child = spawn(cmd, args, {
