@@ -39,7 +39,7 @@ export async function servedDocument(): Promise<unknown> {
   const store = await openStore({ dataDir: dir });
   const counters = await openCounters({});
   try {
-    const { app } = await buildApp({ config, store, counters, data: loadEngineData(config), secret: config.secretKey ?? '', logger: pino({ level: 'silent' }), processMetrics: false });
+    const { app } = await buildApp({ config, store, counters, data: loadEngineData(config), secret: config.secretKey ?? '', cardSecret: randomBytes(24).toString('hex'), logger: pino({ level: 'silent' }), processMetrics: false });
     await app.ready();
     const res = await app.inject({ url: '/openapi.json' });
     await app.close();

@@ -100,7 +100,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const metrics = new Metrics(deps.processMetrics ?? true);
   capConnectionsPerAddress(app.server, { maxPerAddress: config.maxConnectionsPerIp, trustProxy: config.trustProxy, onRefused: () => metrics.refusedConnection() });
   // User deletion by userID records this hash; buffered records and events of a deleted user are then left out.
-  const identities = new IdentityHasher(deps.secret);
+  const identities = new IdentityHasher(deps.secret, deps.cardSecret);
   const userHash = (userId: string): string => identities.hash('customer_id', userId);
   const recorder = new Recorder(store, logger, USAGE_FLUSH_MS, (log) => metrics.droppedRecord(log), userHash);
   recorder.start();

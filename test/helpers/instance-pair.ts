@@ -9,7 +9,7 @@ import { openCounters, openStore } from '../../src/store/index.ts';
 import type { Counters, Store } from '../../src/store/ports.ts';
 import { RedisVelocity } from '../../src/store/redis/redis-velocity.ts';
 import { parseSeed } from '../../src/accounts/seed.ts';
-import { ADMIN_TOKEN, sharedEngineData, TEST_SECRET } from './harness.ts';
+import { ADMIN_TOKEN, sharedEngineData, TEST_CARD_SECRET, TEST_SECRET } from './harness.ts';
 import { withPolicyProbe } from './policy-probe.ts';
 import { createTestDatabase, type TestDatabase } from '../store/pg-test-database.ts';
 import { deleteKeys, openRedisAdmin, TEST_REDIS_URL } from './redis.ts';
@@ -44,7 +44,7 @@ export async function startPair(env: Record<string, string> = {}): Promise<Pair>
     const counters = await openCounters({ redisUrl: TEST_REDIS_URL, redisPrefix: prefix });
     const velocity = new RedisVelocity({ url: TEST_REDIS_URL, prefix });
     const app = await buildApp({
-      config, store, counters, velocity, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'silent' }), processMetrics: false,
+      config, store, counters, velocity, data: sharedEngineData(), secret: TEST_SECRET, cardSecret: TEST_CARD_SECRET, logger: pino({ level: 'silent' }), processMetrics: false,
       endpoints: (learning) => withPolicyProbe(sharedEngineData(), learning),
     });
     await app.accounts.ensureBuiltinPlans();
