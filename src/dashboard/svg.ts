@@ -89,7 +89,7 @@ export function stackedColumns(title: string, categories: readonly string[], ser
 export function countBars(title: string, items: ReadonlyArray<{ label: string; value: number }>): Html {
   if (items.length === 0 || items.every((i) => i.value === 0)) return html`<p class="muted">No data in this period.</p>`;
   const width = 640;
-  const labelW = 160;
+  const labelW = 210;
   const row = 24;
   const height = items.length * row + 8;
   const max = Math.max(...items.map((i) => i.value), 1);

@@ -56,7 +56,7 @@ export function registerOverview(app: FastifyInstance, deps: DashboardDeps): voi
       title: 'Overview',
       active: 'overview',
       body: html`<p class="muted">Last ${DAYS} days (UTC). Plan <strong>${account.planId}</strong>: ${monthTotal.toLocaleString('en')} calls this month${quota !== null ? ` of ${quota.toLocaleString('en')} (${Math.round((monthTotal / quota) * 1000) / 10} %)` : ', no quota'}.</p>
-<div class="cards">
+<div class="cards charts">
 <section class="card"><h2>Calls per day and method</h2>${stackedColumns('Calls per day by method', days, calls, quota !== null ? { limit: { value: quota / daysInMonth, label: 'daily share of quota' } } : {})}</section>
 <section class="card"><h2>Events per day and kind</h2>${stackedColumns('Events per day by kind', days, seriesOf(days, events, EVENT_KINDS))}</section>
 <section class="card"><h2>Payments per score band</h2>${countBars('Share of payments in each score band (%)', [
