@@ -49,6 +49,10 @@ const events = db.transaction((from: number, to: number) => {
   }
 });
 for (let i = 0; i < EVENTS; i += 50_000) events(i, Math.min(EVENTS, i + 50_000));
+// What insertEvent keeps per event: the console's daily counts.
+db.exec(`INSERT INTO event_day_counts (account_id, day, kind, n)
+  SELECT account_id, substr(created_at, 1, 10), kind, count(*) FROM events WHERE account_id = '${ACCOUNT}' GROUP BY 1, 2, 3
+  ON CONFLICT (account_id, day, kind) DO UPDATE SET n = excluded.n`);
 db.prepare(`INSERT INTO event_counters (account_id, last_event_id) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET last_event_id = excluded.last_event_id`).run(ACCOUNT, EVENTS);
 console.log(`events: ${EVENTS} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
