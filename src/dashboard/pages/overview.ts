@@ -63,8 +63,8 @@ export function registerOverview(app: FastifyInstance, deps: DashboardDeps): voi
   { label: `low, below 30 (${bands.low})`, value: share(bands.low) },
   { label: `medium, 30-60 (${bands.medium})`, value: share(bands.medium) },
   { label: `high, 60+ (${bands.high})`, value: share(bands.high) },
-])}</section>
-<section class="card"><h2>Labels over time</h2>${stackedColumns('Fraud and legit labels per day', days, seriesOf(days, labels, ['fraud', 'legit']))}</section>
+], ' %')}</section>
+<section class="card"><h2>Labels over time</h2><p class="muted">Identities labelled fraud or legit each day (by feedback, events and payment outcomes).</p>${stackedColumns('Fraud and legit labels per day', days, seriesOf(days, labels, ['fraud', 'legit']))}</section>
 <section class="card"><h2>Rules that fired most</h2>${countBars(`Rules fired in the latest ${RULE_SAMPLE} payments`, rules.map((r) => ({ label: r.rule, value: r.n })))}</section>
 </div>`,
     });
