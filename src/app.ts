@@ -162,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAdminRoutes(app, { accounts, store, adminToken: config.adminToken, onChange: () => keys.clear(), clock, policy: { ...policy, store }, publicUrl: config.publicUrl });
   if (config.dashboard) {
     registerDashboard(app, {
-      accounts, store, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
+      accounts, store, counters, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
       sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
     });
   }

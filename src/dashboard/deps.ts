@@ -2,13 +2,15 @@ import type { Logger } from 'pino';
 import type { AccountService } from '../accounts/service.ts';
 import type { Learning } from '../learning/index.ts';
 import type { Policy } from '../policy/index.ts';
-import type { Store } from '../store/ports.ts';
+import type { Counters, Store } from '../store/ports.ts';
 import type { ConsoleSessions } from './sessions.ts';
 
 /** What the console's pages call: the same services as the admin API and the feedback methods. */
 export interface DashboardDeps {
   accounts: AccountService;
   store: Store;
+  /** Failed sign-ins per client address (in-process, or Redis shared by every instance). */
+  counters: Counters;
   policy: Pick<Policy, 'rules' | 'lists' | 'webhooks'>;
   learning: Learning;
   sessions: ConsoleSessions;

@@ -56,11 +56,14 @@ export function stackedColumns(title: string, categories: readonly string[], ser
   if (categories.length === 0 || series.length === 0) return html`<p class="muted">No data in this period.</p>`;
   const width = 640;
   const height = 220;
-  const left = 44;
+  const left = 56;
   const bottom = 28;
   const plotH = height - bottom - 10;
   const totals = categories.map((_, i) => series.reduce((n, s) => n + (s.values[i] ?? 0), 0));
-  const max = Math.max(...totals, opts.limit?.value ?? 0, 1);
+  // A limit far above the data (a big plan's daily quota share) would flatten the bars: it is named, not drawn.
+  const dataMax = Math.max(...totals, 1);
+  const drawLimit = opts.limit !== undefined && opts.limit.value <= dataMax * 1.5;
+  const max = Math.max(dataMax, drawLimit ? opts.limit!.value : 0);
   const colW = (width - left - 8) / categories.length;
   const y = (v: number) => 10 + plotH - (v / max) * plotH;
   let body = `<line x1="${left}" y1="${y(0)}" x2="${width - 4}" y2="${y(0)}" stroke="#555"/>`;
@@ -77,19 +80,20 @@ export function stackedColumns(title: string, categories: readonly string[], ser
     const every = Math.ceil(categories.length / 8);
     if (i % every === 0) body += `<text x="${(left + i * colW + colW / 2).toFixed(1)}" y="${height - 10}" text-anchor="middle">${escapeHtml(cat.slice(5))}</text>`;
   });
-  if (opts.limit) {
+  if (opts.limit && drawLimit) {
     const ly = y(opts.limit.value).toFixed(1);
     body += `<line x1="${left}" y1="${ly}" x2="${width - 4}" y2="${ly}" stroke="#b42318" stroke-dasharray="6 4"/><text x="${width - 6}" y="${Number(ly) - 4}" text-anchor="end" fill="#b42318">${escapeHtml(opts.limit.label)}</text>`;
   }
   const desc = series.map((s) => `${s.name}: ${fmt(s.values.reduce((a, b) => a + b, 0))} in total`).join('; ');
-  return html`${frame(width, height, title, desc, body)}${legend(series.map((s) => s.name))}`;
+  const note = opts.limit && !drawLimit ? html`<p class="muted">${opts.limit.label}: ${fmt(opts.limit.value)} a day, far above these calls.</p>` : '';
+  return html`${frame(width, height, title, desc, body)}${legend(series.map((s) => s.name))}${note}`;
 }
 
 /** Horizontal bars of counts (top rules, score bands). */
-export function countBars(title: string, items: ReadonlyArray<{ label: string; value: number }>): Html {
+export function countBars(title: string, items: ReadonlyArray<{ label: string; value: number }>, unit = ''): Html {
   if (items.length === 0 || items.every((i) => i.value === 0)) return html`<p class="muted">No data in this period.</p>`;
   const width = 640;
-  const labelW = 160;
+  const labelW = 210;
   const row = 24;
   const height = items.length * row + 8;
   const max = Math.max(...items.map((i) => i.value), 1);
@@ -99,7 +103,7 @@ export function countBars(title: string, items: ReadonlyArray<{ label: string; v
     const w = Math.max(item.value > 0 ? 1 : 0, (item.value / max) * (width - labelW - 70));
     body += `<text x="${labelW - 6}" y="${yy + 14}" text-anchor="end">${escapeHtml(item.label.slice(0, 26))}</text>`;
     body += `<rect x="${labelW}" y="${yy}" width="${w.toFixed(1)}" height="${row - 6}" fill="${PALETTE[i % PALETTE.length]}"/>`;
-    body += `<text x="${(labelW + w + 4).toFixed(1)}" y="${yy + 14}">${fmt(item.value)}</text>`;
+    body += `<text x="${(labelW + w + 4).toFixed(1)}" y="${yy + 14}">${fmt(item.value)}${unit}</text>`;
   });
   return frame(width, height, title, items.map((i) => `${i.label}: ${fmt(i.value)}`).join('; '), body);
 }

@@ -88,7 +88,10 @@ export interface ConsolePort {
    */
   eventLabels(accountId: string, eventIds: readonly number[]): Promise<Map<number, 'fraud' | 'legit'>>;
 
-  /** Events per UTC day and kind in [from, to) (an index-only scan of (account_id, created_at, kind)). */
+  /**
+   * Events per UTC day and kind for the whole days in [from, to) (`from` and `to` at midnight), from the daily
+   * counts insertEvent keeps. Events later removed by a user deletion stay counted (counts hold nothing personal).
+   */
   eventsPerDay(accountId: string, from: string, to: string): Promise<DayCount[]>;
   /** Labels given per UTC day (key `fraud` or `legit`) in [from, to), from the identity evidence. */
   labelsPerDay(accountId: string, from: string, to: string): Promise<DayCount[]>;

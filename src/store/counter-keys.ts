@@ -7,7 +7,13 @@ export const counterKeys = {
   quota: (accountId: string, month: string): string => `quota:${accountId}:${month}`,
   /** User deletions of one account on one UTC day (`YYYY-MM-DD`), for the daily deletion limit (126). */
   deletions: (accountId: string, day: string): string => `deletions:${accountId}:${day}`,
+  /** Failed console sign-ins from one client address in one window (src/dashboard/pages/sign-in.ts). */
+  signInFailures: (ip: string, windowStart: number): string => `console-sign-in:${ip}:${windowStart}`,
 };
+
+/** Console sign-in throttling: at most this many failures per client address per window. */
+export const SIGN_IN_FAILURES = 10;
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 /** A deletion counter outlives its UTC day. */
 export const DELETION_TTL_SECONDS = 2 * 24 * 3600;

@@ -261,10 +261,18 @@ export function filterMask(query: EventQuery): number {
 }
 
 /**
- * WHERE conditions of listEvents for the filters present; `param(name)` renders a placeholder, `table` is how
- * the query names the events table. A label by event_id is the evidence of origin `event:<id>` (feedback-service.ts).
+ * WHERE conditions of listEvents for the filters present; `param(name)` renders a placeholder (`accountId`: the
+ * account again), `table` is how the query names the events table, `dialect` picks the one cast that differs.
+ * A label by event_id is the evidence of origin `event:<id>` (feedback-service.ts). Labelled events are few: that
+ * filter starts from the account's `event:` origins (one index range) and looks the events up by id; "not
+ * labelled" is most events, so it checks each event of the page instead.
  */
-export function eventConditions(query: EventQuery, param: (name: keyof EventQuery) => string, table = 'events'): string[] {
+export function eventConditions(
+  query: EventQuery,
+  param: (name: keyof EventQuery | 'accountId') => string,
+  table = 'events',
+  dialect: 'sqlite' | 'postgres' = 'sqlite',
+): string[] {
   const where: string[] = [];
   if (query.kind !== null) where.push(`kind = ${param('kind')}`);
   if (query.riskMin !== null) where.push(`risk >= ${param('riskMin')}`);
@@ -273,9 +281,11 @@ export function eventConditions(query: EventQuery, param: (name: keyof EventQuer
   if (query.to !== null) where.push(`created_at < ${param('to')}`);
   if (query.userId !== null) where.push(`user_id = ${param('userId')}`);
   if (query.before !== null) where.push(`event_id < ${param('before')}`);
-  if (query.labelled !== null) {
-    const labelled = `EXISTS (SELECT 1 FROM identity_evidence x WHERE x.account_id = ${table}.account_id AND x.origin = 'event:' || ${table}.event_id)`;
-    where.push(query.labelled ? labelled : `NOT ${labelled}`);
+  if (query.labelled === true) {
+    const id = dialect === 'sqlite' ? 'CAST(substr(x.origin, 7) AS INTEGER)' : "(CASE WHEN x.origin ~ '^event:[0-9]{1,15}$' THEN substr(x.origin, 7)::bigint END)";
+    where.push(`${table}.event_id IN (SELECT ${id} FROM identity_evidence x WHERE x.account_id = ${param('accountId')} AND x.origin >= 'event:' AND x.origin < 'event;')`);
+  } else if (query.labelled === false) {
+    where.push(`NOT EXISTS (SELECT 1 FROM identity_evidence x WHERE x.account_id = ${table}.account_id AND x.origin = 'event:' || ${table}.event_id)`);
   }
   return where;
 }

@@ -64,6 +64,23 @@ describe('sign-in and sessions', () => {
     assert.ok(audit.some((e) => e.action === 'sign-in.refused'));
   });
 
+  it('after 10 failed sign-ins from one address, that address is refused for 15 minutes, even with the right token', async () => {
+    const attempt = (secret: string, remoteAddress: string) => t.app.inject({
+      method: 'POST', url: '/dashboard/sign-in', remoteAddress, payload: `secret=${encodeURIComponent(secret)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    for (let i = 0; i < 10; i++) assert.equal((await attempt(`wrong-guess-${i}-000000`, '192.0.2.44')).statusCode, 401);
+    const blocked = await attempt(ADMIN_TOKEN, '192.0.2.44');
+    assert.equal(blocked.statusCode, 429);
+    assert.match(blocked.body, /Too many failed sign-ins/);
+    assert.equal((await attempt(ADMIN_TOKEN, '192.0.2.45')).statusCode, 303);
+    now = new Date(now.getTime() + 16 * 60_000);
+    try {
+      assert.equal((await attempt(ADMIN_TOKEN, '192.0.2.44')).statusCode, 303);
+    } finally {
+      now = new Date('2026-11-20T12:00:00Z');
+    }
+  });
+
   it('a test key cannot sign in; a live key signs in an analyst of its account only', async () => {
     assert.equal(await new ConsoleClient(t).signIn({ secret: testKey('dash1') }), 401);
     const analyst = new ConsoleClient(t);

@@ -31,7 +31,12 @@ function explanation(summary: Record<string, unknown>): Html {
   if (!Array.isArray(raw)) return html`<p class="muted">This kind of event carries no explanation; the scored result is above.</p>`;
   const items = (raw as Contribution[])
     .filter((c) => typeof c.points === 'number')
-    .map((c) => ({ label: `${typeof c.source === 'string' ? c.source : ''} ${typeof c.id === 'string' ? c.id : ''}`.trim(), value: c.points as number }));
+    .map((c) => {
+      const source = typeof c.source === 'string' ? c.source : '';
+      const id = typeof c.id === 'string' ? c.id : '';
+      // `base` and `model` are their own ids; rules read as "rule PF10003".
+      return { label: source === id ? id : `${source} ${id}`.trim(), value: c.points as number };
+    });
   return signedBars('Contributions to the score (points)', items);
 }
 

@@ -56,15 +56,15 @@ export function registerOverview(app: FastifyInstance, deps: DashboardDeps): voi
       title: 'Overview',
       active: 'overview',
       body: html`<p class="muted">Last ${DAYS} days (UTC). Plan <strong>${account.planId}</strong>: ${monthTotal.toLocaleString('en')} calls this month${quota !== null ? ` of ${quota.toLocaleString('en')} (${Math.round((monthTotal / quota) * 1000) / 10} %)` : ', no quota'}.</p>
-<div class="cards">
+<div class="cards charts">
 <section class="card"><h2>Calls per day and method</h2>${stackedColumns('Calls per day by method', days, calls, quota !== null ? { limit: { value: quota / daysInMonth, label: 'daily share of quota' } } : {})}</section>
 <section class="card"><h2>Events per day and kind</h2>${stackedColumns('Events per day by kind', days, seriesOf(days, events, EVENT_KINDS))}</section>
 <section class="card"><h2>Payments per score band</h2>${countBars('Share of payments in each score band (%)', [
   { label: `low, below 30 (${bands.low})`, value: share(bands.low) },
   { label: `medium, 30-60 (${bands.medium})`, value: share(bands.medium) },
   { label: `high, 60+ (${bands.high})`, value: share(bands.high) },
-])}</section>
-<section class="card"><h2>Labels over time</h2>${stackedColumns('Fraud and legit labels per day', days, seriesOf(days, labels, ['fraud', 'legit']))}</section>
+], ' %')}</section>
+<section class="card"><h2>Labels over time</h2><p class="muted">Identities labelled fraud or legit each day (by feedback, events and payment outcomes).</p>${stackedColumns('Fraud and legit labels per day', days, seriesOf(days, labels, ['fraud', 'legit']))}</section>
 <section class="card"><h2>Rules that fired most</h2>${countBars(`Rules fired in the latest ${RULE_SAMPLE} payments`, rules.map((r) => ({ label: r.rule, value: r.n })))}</section>
 </div>`,
     });

@@ -5,6 +5,7 @@ import { html } from '../html.ts';
 import { layout } from '../layout.ts';
 import { clearedCookie, COOKIE, readCookie, sessionCookie } from '../sessions.ts';
 import { authenticate } from '../sign-in.ts';
+import { counterKeys, SIGN_IN_FAILURES, SIGN_IN_WINDOW_SECONDS } from '../../store/counter-keys.ts';
 
 /** Only a path inside the console: `next` must not send the user to another site after signing in. */
 function safeNext(next: unknown): string | null {
@@ -53,9 +54,16 @@ export function registerSignIn(app: FastifyInstance, deps: DashboardDeps): void 
 
   app.post('/sign-in', async (req, reply) => {
     const form = (req.body ?? {}) as Record<string, string | undefined>;
-    const who = await authenticate({ accounts: deps.accounts, store: deps.store, adminToken: deps.adminToken }, form);
     const next = safeNext(form.next);
+    // Guessing is slowed per client address: after SIGN_IN_FAILURES failures, no attempt is checked until the window ends.
+    const windowStart = Math.floor(deps.clock().getTime() / 1000 / SIGN_IN_WINDOW_SECONDS) * SIGN_IN_WINDOW_SECONDS;
+    const failures = counterKeys.signInFailures(req.ip, windowStart);
+    if ((await deps.counters.get(failures)) >= SIGN_IN_FAILURES) {
+      return reply.code(429).type('text/html; charset=utf-8').send(signInPage(`Too many failed sign-ins from this address: try again in ${SIGN_IN_WINDOW_SECONDS / 60} minutes.`, next));
+    }
+    const who = await authenticate({ accounts: deps.accounts, store: deps.store, adminToken: deps.adminToken }, form);
     if (typeof who === 'string') {
+      await deps.counters.incr(failures, 1, SIGN_IN_WINDOW_SECONDS + 60);
       await deps.store.console.appendAudit({ at: deps.clock().toISOString(), actor: form.username ? `user:${form.username.slice(0, 64)}` : 'unknown', accountId: null, action: 'sign-in.refused', detail: form.username ? 'wrong username or password' : 'unknown token or key' });
       return reply.code(401).type('text/html; charset=utf-8').send(signInPage(who, next));
     }

@@ -84,6 +84,11 @@ const Q = {
         FROM webhooks w CROSS JOIN event
         WHERE w.account_id = $1
         ORDER BY w.id
+      ), daily AS (
+        -- The console's events per day and kind (src/store/console-port.ts), kept with the event.
+        INSERT INTO event_day_counts (account_id, day, kind, n)
+        SELECT $1, to_char($7::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD'), $2, 1 FROM event
+        ON CONFLICT (account_id, day, kind) DO UPDATE SET n = event_day_counts.n + 1
       )
       SELECT event_id FROM event`,
   },
@@ -240,9 +245,9 @@ export class PostgresEvents implements EventsPort {
     const query = eventQuery(filter);
     const values: unknown[] = [accountId];
     const conditions = eventConditions(query, (name) => {
-      values.push(query[name]);
+      values.push(name === 'accountId' ? accountId : query[name]);
       return `$${values.length}`;
-    }, 'e');
+    }, 'e', 'postgres');
     values.push(query.limit);
     // One named statement per combination of filters, so each gets a plan that fits it.
     const { rows } = await this.pool.query<EventRow>({

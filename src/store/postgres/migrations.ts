@@ -416,10 +416,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX console_audit_account ON console_audit (account_id, id);
 
-      -- The console's charts and searches: events per day and kind index-only; payments by time (score bands,
-      -- the newest first) and by card BIN and last four digits.
-      CREATE INDEX events_account_created_kind ON events (account_id, created_at, kind);
-      DROP INDEX events_account_created;
+      -- The console's charts and searches. Events per UTC day and kind, kept by insertEvent in the event's own
+      -- statement: counting a month of a busy account's events at each overview took seconds. Payments by time
+      -- (score bands, the newest first) and by card BIN and last four digits.
+      CREATE TABLE event_day_counts (
+        account_id TEXT NOT NULL,
+        day        TEXT COLLATE "C" NOT NULL,
+        kind       TEXT NOT NULL,
+        n          BIGINT NOT NULL,
+        PRIMARY KEY (account_id, day, kind)
+      );
+      INSERT INTO event_day_counts (account_id, day, kind, n)
+        SELECT account_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), kind, count(*) FROM events GROUP BY 1, 2, 3;
       CREATE INDEX payment_scorings_account_time ON payment_scorings (account_id, scored_at, score);
       CREATE INDEX payment_scorings_card_digits ON payment_scorings (account_id, card_bin, card_last4, scored_at);
     `,

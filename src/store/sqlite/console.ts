@@ -49,8 +49,8 @@ function prepare(db: Database) {
       SELECT origin, label FROM identity_evidence
       WHERE account_id = @account AND origin IN (SELECT value FROM json_each(@origins))`),
     eventsPerDay: db.prepare<[string, string, string], DayCount>(`
-      SELECT substr(created_at, 1, 10) AS day, kind AS key, count(*) AS n FROM events
-      WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY day, kind ORDER BY day, kind`),
+      SELECT day, kind AS key, n FROM event_day_counts
+      WHERE account_id = ? AND day >= substr(?, 1, 10) AND day < substr(?, 1, 10) ORDER BY day, kind`),
     labelsPerDay: db.prepare<[string, string, string], DayCount>(`
       SELECT substr(updated_at, 1, 10) AS day, label AS key, count(*) AS n FROM identity_evidence
       WHERE account_id = ? AND updated_at >= ? AND updated_at < ? GROUP BY day, label ORDER BY day, label`),

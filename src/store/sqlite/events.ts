@@ -40,6 +40,10 @@ function prepare(db: Database) {
         ON CONFLICT (account_id) DO UPDATE SET last_event_id = last_event_id + 1
         RETURNING last_event_id`)
       .pluck(),
+    // The console's events per day and kind (src/store/console-port.ts), kept with the event.
+    countEvent: db.prepare<[string, string, string]>(`
+      INSERT INTO event_day_counts (account_id, day, kind, n) VALUES (?, ?, ?, 1)
+      ON CONFLICT (account_id, day, kind) DO UPDATE SET n = n + 1`),
     insertEvent: db.prepare<NewEventValues & { eventId: number }>(`
       INSERT INTO events (${EVENT_COLUMNS})
       VALUES (@accountId, @eventId, @kind, @risk, @subject, @userId, @operation, @createdAt, @summary, @identityType, @identityHash)`),
@@ -129,6 +133,7 @@ export class SqliteEvents implements EventsPort {
       const eventId = s.nextEventId.get(values.accountId);
       if (eventId === undefined) throw new Error('event counter did not return an id');
       s.insertEvent.run(Object.assign({ eventId }, values));
+      s.countEvent.run(values.accountId, values.createdAt.slice(0, 10), values.kind);
       s.queueForAll.all({ account: values.accountId, event: eventId, at: values.createdAt });
       return eventId;
     });
@@ -191,7 +196,7 @@ export class SqliteEvents implements EventsPort {
       const query = eventQuery(filter);
       const values: unknown[] = [accountId];
       const conditions = eventConditions(query, (name) => {
-        values.push(query[name]);
+        values.push(name === 'accountId' ? accountId : query[name]);
         return '?';
       });
       values.push(query.limit);

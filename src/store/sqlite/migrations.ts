@@ -412,10 +412,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX console_audit_account ON console_audit (account_id, id);
 
-      -- The console's charts and searches: events per day and kind index-only; payments by time (score bands,
-      -- the newest first) and by card BIN and last four digits.
-      CREATE INDEX events_account_created_kind ON events (account_id, created_at, kind);
-      DROP INDEX events_account_created;
+      -- The console's charts and searches. Events per UTC day and kind, kept by insertEvent in the event's own
+      -- transaction: counting a month of a busy account's events at each overview took seconds. Payments by time
+      -- (score bands, the newest first) and by card BIN and last four digits.
+      CREATE TABLE event_day_counts (
+        account_id TEXT NOT NULL,
+        day        TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        n          INTEGER NOT NULL,
+        PRIMARY KEY (account_id, day, kind)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO event_day_counts (account_id, day, kind, n)
+        SELECT account_id, substr(created_at, 1, 10), kind, count(*) FROM events GROUP BY 1, 2, 3;
       CREATE INDEX payment_scorings_account_time ON payment_scorings (account_id, scored_at, score);
       CREATE INDEX payment_scorings_card_digits ON payment_scorings (account_id, card_bin, card_last4, scored_at);
     `,
