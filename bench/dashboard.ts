@@ -21,7 +21,7 @@ const ADMIN = 'bench-admin-token-0123456789';
 const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SECRET_KEY: 'bench-secret-0123456789abcdef0123456789', LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off' });
 const store = await openStore({ dataDir: dir });
 const counters = await openCounters({});
-const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: config.secretKey!, logger: pino({ level: 'silent' }), processMetrics: false });
+const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: config.secretKey!, cardSecret: 'card-secret-for-this-run-0123456789abcdef', logger: pino({ level: 'silent' }), processMetrics: false });
 await built.accounts.ensureBuiltinPlans();
 await built.applySeed(parseSeed(JSON.stringify({ accounts: [{ id: 'big', plan: 'premium', keys: [] }] })));
 const { app } = built;

@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'vigil-shots-'));
 const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SECRET_KEY: 'screenshot-secret-0123456789abcdef012345', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8', NETWORK: 'off' });
 const store = await openStore({ dataDir: dir });
 const counters = await openCounters({});
-const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: config.secretKey!, logger: pino({ level: 'silent' }), processMetrics: false });
+const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: config.secretKey!, cardSecret: 'card-secret-for-this-run-0123456789abcdef', logger: pino({ level: 'silent' }), processMetrics: false });
 await built.accounts.ensureBuiltinPlans();
 await built.applySeed(parseSeed(JSON.stringify({
   accounts: [
