@@ -24,6 +24,7 @@ import type { VelocitySource } from './learning/velocity.ts';
 import { BODY_LIMIT_BYTES } from './http/body.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { ConsoleSessions } from './dashboard/sessions.ts';
+import { DataUpdates } from './dashboard/data-updates.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerDashboard(app, {
       accounts, store, counters, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
       sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
+      updates: new DataUpdates(config.dataDir, config.dataSourcesFile, clock),
     });
   }
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {
