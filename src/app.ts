@@ -31,6 +31,7 @@ import { apiDocumentBase, completeDocument } from './http/openapi/document.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { registerDashboard } from './dashboard/index.ts';
 import { ConsoleSessions } from './dashboard/sessions.ts';
+import { DataUpdates } from './dashboard/data-updates.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerDashboard(app, {
       accounts, store, counters, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
       sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
+      updates: new DataUpdates(config.dataDir, config.dataSourcesFile, clock),
     });
   }
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {

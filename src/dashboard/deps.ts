@@ -4,6 +4,7 @@ import type { Learning } from '../learning/index.ts';
 import type { Policy } from '../policy/index.ts';
 import type { Counters, Store } from '../store/ports.ts';
 import type { ConsoleSessions } from './sessions.ts';
+import type { DataUpdates } from './data-updates.ts';
 
 /** What the console's pages call: the same services as the admin API and the feedback methods. */
 export interface DashboardDeps {
@@ -21,4 +22,6 @@ export interface DashboardDeps {
   onAccountsChange: () => void;
   /** DATA_DIR, where imported datasets and their manifests live. */
   dataDir: string | undefined;
+  /** Dataset updates operators start from the model and data page. */
+  updates: DataUpdates;
 }

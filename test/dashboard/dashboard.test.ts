@@ -4,6 +4,9 @@
  * POST /feedback/event sends them, list imports with per-line errors, and the audit log.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiCall } from '../helpers/api-client.ts';
 import { ConsoleClient } from '../helpers/console-client.ts';
@@ -254,5 +257,38 @@ describe('pages and changes', () => {
     assert.equal(lines[0], 'event_id,kind,risk,subject,user_id,operation,created_at,summary');
     assert.ok(lines.length >= 2);
     assert.ok(lines.slice(1).every((l) => l.split(',')[1] === 'spam_email'));
+  });
+});
+
+describe('dataset updates started by an operator', () => {
+  it('runs vigil data update from DATA_SOURCES_FILE in the background and shows its progress; analysts cannot start one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-dash-sources-'));
+    writeFileSync(join(dir, 'tor.txt'), '# test list\n198.51.100.7\n198.51.100.8\nnot-an-address\n');
+    writeFileSync(join(dir, 'sources.json'), JSON.stringify({ 'tor-exit-nodes': [{ url: join(dir, 'tor.txt'), file: 'tor-exit-nodes.txt' }] }));
+    const app = await makeTestApp({ env: { DATA_SOURCES_FILE: join(dir, 'sources.json') }, seed: { accounts: [{ id: 'data', plan: 'premium', keys: [liveKey('data1')] }] } });
+    try {
+      const op = new ConsoleClient(app);
+      assert.equal(await op.signIn({ secret: ADMIN_TOKEN }), 303);
+      const model = await op.get('/dashboard/a/data/model');
+      assert.match(model.body, /action="\/dashboard\/a\/data\/model\/updates\/tor-exit-nodes"/);
+      const start = await op.post('/dashboard/a/data/model/updates/tor-exit-nodes', {});
+      assert.equal(start.status, 303);
+      let page = await op.get('/dashboard/a/data/model/updates/tor-exit-nodes');
+      for (let i = 0; i < 50 && /id="update-state">running/.test(page.body); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        page = await op.get('/dashboard/a/data/model/updates/tor-exit-nodes');
+      }
+      assert.match(page.body, /id="update-state">done/, page.body);
+      assert.match(page.body, /imported version [^:]+: 2 records, 1 rejected/);
+      assert.match((await op.get('/dashboard/a/data/model')).body, /<td>tor-exit-nodes<\/td><td>[^<]+<\/td><td class="num">2<\/td>/);
+      const analyst = new ConsoleClient(app);
+      assert.equal(await analyst.signIn({ secret: liveKey('data1') }), 303);
+      const refused = await analyst.post('/dashboard/a/data/model/updates/tor-exit-nodes', {});
+      assert.equal(refused.status, 404);
+      assert.doesNotMatch((await analyst.get('/dashboard/a/data/model')).body, /model\/updates/);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

