@@ -38,7 +38,7 @@ let child: ChildProcess | undefined;
 try {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  child = await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off', CARD_KEY: 'bench-card-key-0123456789abcdef0123456' }, `${base}/healthz`);
+  child = await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`);
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
   const stages: Record<'long' | 'fresh', Record<string, number[]>> = { long: {}, fresh: {} };
   const score = async (body: unknown, kind?: 'long' | 'fresh'): Promise<number> => {
