@@ -12,7 +12,8 @@ export async function startProcess(env: Record<string, string>, readyUrl: string
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   // BENCH_NODE_FLAGS='--trace-gc ...' adds V8/Node flags (also those NODE_OPTIONS refuses) to every started process.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
-  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A card key of the benches' own (overridable), so no card key file is left beside their temp DATA_DIRs.
+  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', ...args], { env: { CARD_KEY: 'bench-card-key-0123456789abcdef01234567', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (out += b.toString()));

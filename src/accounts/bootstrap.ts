@@ -28,7 +28,8 @@ export async function bootstrapIfEmpty(store: Store, accounts: AccountService, d
   }
   const live = await accounts.createKey(account.id, 'live');
   const test = await accounts.createKey(account.id, 'test');
-  mkdirSync(dataDir, { recursive: true });
+  // DATA_DIR holds the store and its secrets: created for its owner only (an existing one keeps its mode).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, BOOTSTRAP_FILE);
   const body = { accountId: account.id, plan: 'premium', liveKey: live.key, testKey: test.key, createdAt: account.createdAt };
   writeFileSync(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });

@@ -16,7 +16,8 @@ export function resolveSecret(configured: string | undefined, dataDir: string): 
     if (secret.length < 32) throw new Error(`${path} holds a secret shorter than 32 characters; remove it or set SECRET_KEY`);
     return { secret, generated: false };
   }
-  mkdirSync(dataDir, { recursive: true });
+  // DATA_DIR holds the store and its secrets: created for its owner only (an existing one keeps its mode).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('hex');
   writeFileSync(path, secret + '\n', { mode: 0o600, flag: 'wx' });
   return { secret, generated: true };

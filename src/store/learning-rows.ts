@@ -404,6 +404,20 @@ export function velocityQueries(queries: readonly VelocityQuery[]): CheckedVeloc
   }));
 }
 
+/**
+ * The most rows of one identity a velocity read looks at, newest first. A scoring's cost must not grow with an
+ * identity's history (a card with 5,000 earlier customers was scanned whole, distinct counts included); every
+ * threshold and grade of the payment rules is below 50, so a window with at most this many rows is counted exactly,
+ * and a longer one (a card used over 200 times in 30 days) answers from its newest rows: its counts are then lower bounds,
+ * at least 200 for plain counts, far above every threshold.
+ */
+export const VELOCITY_ROWS = 200;
+
+/** The columns a group's (or a query's) aggregates read from the bounded rows: scored_at and the distinct columns. */
+export function velocityColumns(queries: ReadonlyArray<Pick<CheckedVelocity, 'distinctColumn'>>): string {
+  return ['scored_at', ...new Set(queries.flatMap((q) => (q.distinctColumn === null ? [] : [q.distinctColumn])))].join(', ');
+}
+
 /** The SELECT expression of one velocity query over the rows it filters. */
 export function velocityAggregate(query: CheckedVelocity): string {
   return query.distinctColumn === null ? 'count(*)' : `count(DISTINCT ${query.distinctColumn})`;

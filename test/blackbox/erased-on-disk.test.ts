@@ -38,15 +38,18 @@ async function api(s: Running, method: string, path: string, body?: unknown): Pr
 
 describe('black box: a deleted user is erased from the SQLite files', () => {
   let s: Running;
+  let root: string;
   let dir: string;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vigil-erase-'));
-    writeFileSync(join(dir, 'seed.json'), JSON.stringify({ accounts: [{ id: 'acme', plan: 'premium', keys: [KEY] }] }));
-    s = await startServer({ DATA_DIR: dir, SEED_FILE: join(dir, 'seed.json'), DATABASE_URL: '', REDIS_URL: '', WEBHOOK_WORKER: 'off' });
+    root = mkdtempSync(join(tmpdir(), 'vigil-erase-'));
+    // A DATA_DIR the server creates itself (its mode is checked below).
+    dir = join(root, 'data');
+    writeFileSync(join(root, 'seed.json'), JSON.stringify({ accounts: [{ id: 'acme', plan: 'premium', keys: [KEY] }] }));
+    s = await startServer({ DATA_DIR: dir, SEED_FILE: join(root, 'seed.json'), DATABASE_URL: '', REDIS_URL: '', WEBHOOK_WORKER: 'off' });
   });
   after(async () => {
     await stop(s);
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('the user\'s values are on disk while stored (so an empty search afterwards means something)', async () => {
@@ -73,7 +76,8 @@ describe('black box: a deleted user is erased from the SQLite files', () => {
     assert.deepEqual(rawHits(dir), []);
   });
 
-  it('every store file is mode 0600, as secret.key', () => {
+  it('every store file is mode 0600, as secret.key, and a DATA_DIR the server created is 0700', () => {
+    assert.equal((statSync(dir).mode & 0o777).toString(8), '700');
     const store = readdirSync(dir).filter((f) => /^vigil.*\.db(-wal|-shm)?$/.test(f) || f === 'secret.key');
     assert.ok(store.length >= 3, store.join(', '));
     for (const f of store) assert.equal((statSync(join(dir, f)).mode & 0o777).toString(8), '600', f);

@@ -15,6 +15,8 @@ import { startServer, stop, type Running } from '../helpers/server-process.ts';
 const HEADERS_MS = 800;
 const REQUEST_MS = 1500;
 const CAP = 5;
+// The server looks for overdue requests every 100 ms here (a tenth of the shorter timeout); the rest of the slack is
+// for a loaded test machine.
 
 interface Ended {
   /** Milliseconds from the connection to its close by the server. */
@@ -83,7 +85,7 @@ describe('black box: slow clients and the per-address connection cap', () => {
     const stopTrickle = trickle(sock, 200);
     const ended = await whenClosed(sock, t0, 10_000);
     stopTrickle();
-    assert.ok(ended.afterMs >= REQUEST_MS - 50 && ended.afterMs <= REQUEST_MS + 600, `closed after ${ended.afterMs} ms`);
+    assert.ok(ended.afterMs >= REQUEST_MS - 50 && ended.afterMs <= REQUEST_MS + 1200, `closed after ${ended.afterMs} ms`);
     assert.match(ended.answer, /^HTTP\/1\.1 408 Request Timeout/);
     assert.match(ended.answer, /did not arrive in full in time/);
   });
@@ -95,7 +97,7 @@ describe('black box: slow clients and the per-address connection cap', () => {
     const stopTrickle = trickle(sock, 100);
     const ended = await whenClosed(sock, t0, 10_000);
     stopTrickle();
-    assert.ok(ended.afterMs >= HEADERS_MS - 50 && ended.afterMs <= HEADERS_MS + 600, `closed after ${ended.afterMs} ms`);
+    assert.ok(ended.afterMs >= HEADERS_MS - 50 && ended.afterMs <= HEADERS_MS + 1200, `closed after ${ended.afterMs} ms`);
     assert.match(ended.answer, /^HTTP\/1\.1 408/);
   });
 

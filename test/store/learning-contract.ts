@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Evidence, IdentityField, IdentityHashes, LabelType, LearningWrite, ModelUpdate, NewScoring, OutcomeRecord, PaymentOutcome } from '../../src/store/learning-ports.ts';
 import type { Store } from '../../src/store/ports.ts';
 import { uid } from './fixtures.ts';
+import { VELOCITY_ROWS } from '../../src/store/learning-rows.ts';
 import { decayedWeight, evidenceScore } from '../../src/learning/evidence.ts';
 
 /** Quotes, backslash, SQL comment, CJK, emoji (ZWJ sequence), combining mark; no NUL (PostgreSQL text refuses it). */
@@ -194,6 +195,24 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         assert.deepEqual(answers, [2, 1, 3, 1, 3, 0, 0]);
         assert.deepEqual(await store.scorings.velocity(other, [{ by: 'customer', hash: 'c-1', since: at(-1000) }]), [1]);
         assert.deepEqual(await store.scorings.velocity(acct, []), []);
+      });
+
+      it(`reads at most the newest ${VELOCITY_ROWS} rows of an identity: short windows stay exact, long ones are lower bounds`, async () => {
+        const acct = uid('acct');
+        // A card with VELOCITY_ROWS + 50 earlier customers over the last 20 days, then 3 attempts (2 customers) in 10 minutes.
+        const old = Array.from({ length: VELOCITY_ROWS + 50 }, (_, i) =>
+          makeScoring(acct, { transactionId: `old-${i}`, scoredAt: at(-20 * 24 * 60 + i * 60), identities: noIdentities({ card: 'card-long', customer: `cust-${i}` }) }));
+        for (const row of old) await store.scorings.insert(row);
+        for (const [i, customer] of ['now-a', 'now-b', 'now-b'].entries()) {
+          await store.scorings.insert(makeScoring(acct, { transactionId: `now-${i}`, scoredAt: at(-5 + i), identities: noIdentities({ card: 'card-long', customer }) }));
+        }
+        const answers = await store.scorings.velocity(acct, [
+          { by: 'card', hash: 'card-long', since: at(-30 * 24 * 60) },
+          { by: 'card', hash: 'card-long', since: at(-30 * 24 * 60), distinct: 'customer' },
+          { by: 'card', hash: 'card-long', since: at(-10) },
+          { by: 'card', hash: 'card-long', since: at(-10), distinct: 'customer' },
+        ]);
+        assert.deepEqual(answers, [VELOCITY_ROWS, VELOCITY_ROWS - 1, 3, 2]);
       });
 
       it('counts distinct values among the rows (cards per customer, customers per card, locations), NULLs not counted', async () => {

@@ -18,6 +18,8 @@ import {
   velocityAggregate,
   velocityFilter,
   velocityQueries,
+  VELOCITY_ROWS,
+  velocityColumns,
 } from '../learning-rows.ts';
 import { bigintCount, isoSql, isoTimestamp } from './values.ts';
 
@@ -104,8 +106,10 @@ export class PostgresScorings implements ScoringsPort {
       values.push(query.hash, query.since);
       const hash = values.length - 1;
       const since = values.length;
-      return `(SELECT ${velocityAggregate(query)} FROM payment_scorings
-               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz${velocityFilter(query.byColumn)}) AS c${i}`;
+      // The newest VELOCITY_ROWS rows of the window, read backwards along the identity's index (learning-rows.ts).
+      return `(SELECT ${velocityAggregate(query)} FROM (SELECT ${velocityColumns([query])} FROM payment_scorings
+               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz${velocityFilter(query.byColumn)}
+               ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}) w) AS c${i}`;
     });
     const { rows } = await this.pool.query<Record<string, string>>({ text: `SELECT ${columns.join(', ')}`, values });
     const row = rows[0];

@@ -439,4 +439,14 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO card_identity (scheme) VALUES (1);
     `,
   },
+  {
+    version: 13,
+    name: 'fraud windows',
+    sql: `
+      -- The fraud count of a scoring (PF10018: the customer's, else the email's, transactions labelled fraud in 30
+      -- days) reads only fraud rows: a customer with thousands of scorings costs what one with none does.
+      CREATE INDEX payment_scorings_customer_fraud ON payment_scorings (account_id, customer_hash, scored_at, transaction_id) WHERE outcome_fraud = 1;
+      CREATE INDEX payment_scorings_email_fraud ON payment_scorings (account_id, email_hash, scored_at, transaction_id) WHERE outcome_fraud = 1;
+    `,
+  },
 ];

@@ -20,6 +20,8 @@ import {
   velocityGroups,
   velocityGroupSelect,
   velocityQueries,
+  VELOCITY_ROWS,
+  velocityColumns,
 } from '../learning-rows.ts';
 import { type ReadQuery, type SnapshotReader, StatementCache } from './read-worker.ts';
 import { isoTimestamp, settle } from './values.ts';
@@ -57,7 +59,11 @@ type Statements = ReturnType<typeof prepare>;
 
 /** The read of one identity's windows (`this` is the account id: a module function, no closure per scoring). */
 function velocityRead(this: string, group: VelocityGroup): ReadQuery {
-  const sql = `SELECT ${velocityGroupSelect(group)} FROM payment_scorings WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${velocityFilter(group.byColumn)}`;
+  // The newest VELOCITY_ROWS rows of the identity's range, read backwards along its (account, identity, scored_at) index.
+  const rows =
+    `SELECT ${velocityColumns(group.members.map((m) => m.query))} FROM payment_scorings ` +
+    `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${velocityFilter(group.byColumn)} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
+  const sql = `SELECT ${velocityGroupSelect(group)} FROM (${rows})`;
   return { sql, params: [...group.members.map(sinceOf), this, group.hash, group.since] };
 }
 
