@@ -21,7 +21,6 @@ export async function rekeyPostgresCards(pool: Pool, rekey: CardRekey): Promise<
     await client.query('INSERT INTO card_rekey SELECT * FROM unnest($1::text[], $2::text[])', [[...old.keys()], [...old.values()]]);
     await client.query(`
       UPDATE payment_scorings p SET card_hash = m.new FROM card_rekey m WHERE p.card_hash = m.old;
-      UPDATE payment_scorings SET card_last4 = NULL WHERE card_last4 IS NOT NULL;
       UPDATE payment_outcomes p SET card_hash = m.new FROM card_rekey m WHERE p.card_hash = m.old;
       UPDATE identity_evidence e SET value_hash = m.new FROM card_rekey m WHERE e.type = 'card' AND e.value_hash = m.old;
       UPDATE events e SET identity_hash = m.new FROM card_rekey m WHERE e.identity_type = 'card' AND e.identity_hash = m.old;

@@ -29,7 +29,7 @@ export async function rekeySqliteCards(db: Database, decisions: StatementRunner,
   const run = db.transaction((): number | null => {
     if (scheme(db) === 2) return null; // another process did it meanwhile
     db.exec(`
-      UPDATE payment_scorings SET card_hash = vigil_card_rekey(card_hash), card_last4 = NULL WHERE card_hash IS NOT NULL OR card_last4 IS NOT NULL;
+      UPDATE payment_scorings SET card_hash = vigil_card_rekey(card_hash) WHERE card_hash IS NOT NULL;
       UPDATE payment_outcomes SET card_hash = vigil_card_rekey(card_hash) WHERE card_hash IS NOT NULL;
       UPDATE identity_evidence SET value_hash = vigil_card_rekey(value_hash) WHERE type = 'card';
       UPDATE events SET identity_hash = vigil_card_rekey(identity_hash) WHERE identity_type = 'card' AND identity_hash IS NOT NULL;
