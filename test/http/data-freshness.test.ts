@@ -21,6 +21,8 @@ import { readManifest } from '../../src/data/import/dataset-store.ts';
 import { DEFAULT_SOURCES } from '../../src/data/import/update.ts';
 import { bundledGeoLite2, GEOLITE2_MAX_AGE_DAYS } from '../../src/data/data-age.ts';
 import { startDataUpdates, STALE_LOCK_MS, takeUpdateLock, releaseUpdateLock } from '../../src/ops/data-update-schedule.ts';
+import { updateInChildProcess } from '../../src/ops/data-update-process.ts';
+import { ROOT } from '../helpers/cli-runner.ts';
 
 const dirs: string[] = [];
 const temp = (): string => {
@@ -174,6 +176,28 @@ describe('DATA_UPDATE_INTERVAL schedule', () => {
     assert.equal(outcomes?.find((o) => o.name === 'datacenter-ipcat')?.status, 'updated');
     releaseUpdateLock(dataDir);
     schedule.stop();
+  });
+
+  it('in the server the update runs as a child `vigil data update --all` (event loop and heap untouched), its progress in the log', async () => {
+    const dataDir = temp();
+    const { logger, lines } = captureLogger();
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), DATA_DIR: dataDir, DATA_SOURCES_FILE: sources(), LOG_LEVEL: 'silent' };
+    const schedule = startDataUpdates({
+      dataDir, intervalMs: 0, logger, update: {},
+      run: (progress) => updateInChildProcess({ execArgv: ['--import', 'tsx'], entry: 'src/cli/main.ts', cwd: ROOT, env, progress }),
+    });
+    const outcomes = await schedule.runNow();
+    schedule.stop();
+    assert.equal(outcomes?.find((o) => o.name === 'datacenter-ipcat')?.status, 'updated');
+    assert.equal(outcomes?.filter((o) => o.status === 'failed').length, Object.keys(DEFAULT_SOURCES).length - 1);
+    assert.ok(readManifest(dataDir, 'datacenter-ipcat') !== null);
+    assert.ok(lines.some((l) => l.msg === `dataset 1 of ${Object.keys(DEFAULT_SOURCES).length}: tor-exit-nodes`), JSON.stringify(lines.map((l) => l.msg)));
+    assert.ok(lines.some((l) => l.msg === 'data update finished' && l.updated === 1));
+    // A child that prints no summary (a bad configuration) is an error naming what it said.
+    await assert.rejects(
+      updateInChildProcess({ execArgv: ['--import', 'tsx'], entry: 'src/cli/main.ts', cwd: ROOT, env: { ...env, DATA_UPDATE_INTERVAL: 'soon' }, progress: () => undefined }),
+      /exited 1 without a summary: .*DATA_UPDATE_INTERVAL/,
+    );
   });
 
   it('off (0) schedules nothing', () => {
