@@ -13,6 +13,7 @@ import { acceptTextBodies } from './http/body.ts';
 import type { EndpointDef } from './http/endpoint.ts';
 import { buildEndpoints, type EngineData } from './http/routes/index.ts';
 import { registerFlagRoutes } from './http/routes/flags.ts';
+import { registerLicenseRoute } from './http/routes/licenses.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from './http/transport.ts';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done();
   });
   registerFlagRoutes(app);
+  registerLicenseRoute(app);
   // Imported datasets are read from DATA_DIR's manifests (what `vigil data status` shows), bundled GeoLite2 from the package.
   const ages = () => datasetAges(config.dataDir, clock());
   registerDatasetAgeMetric(metrics.registry, ages, clock);
