@@ -83,6 +83,22 @@ describe('data age in /readyz and /metrics', () => {
     assert.ok(value('tor-exit-nodes') >= 0 && value('tor-exit-nodes') < 60, String(value('tor-exit-nodes')));
     assert.match(metrics, /# TYPE vigil_dataset_age_seconds gauge/);
   });
+
+  it('a corrupt manifest is a detail of /readyz, not a failed /readyz or /metrics', async () => {
+    const r = await makeTestApp();
+    try {
+      IMPORTERS['datacenter-ipcat']!(r.dir, SHARED_DATA);
+      writeFileSync(join(r.dir, 'datasets', 'datacenter-ipcat', 'manifest.json'), '{"name": 1}');
+      const ready = await r.app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 200);
+      assert.match((JSON.parse(ready.body) as { datasets: { error: string } }).datasets.error, /not a dataset manifest/);
+      const metrics = await r.app.inject({ url: '/metrics' });
+      assert.equal(metrics.statusCode, 200);
+      assert.match(metrics.body, /vigil_requests_total|vigil_records_dropped_total/);
+    } finally {
+      await r.close();
+    }
+  });
 });
 
 describe('a running server', () => {
