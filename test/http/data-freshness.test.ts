@@ -107,7 +107,14 @@ describe('a running server', () => {
 
   it('warns at start when GeoLite2 is over 35 days old and logs the data it picks up', async () => {
     const DATA_DIR = temp();
-    server = await startServer({ DATA_DIR, SECRET_KEY: 'x'.repeat(40) });
+    // The schedule is on (its sources all on the local server, so a run that starts during the test stays here).
+    server = await startServer({ DATA_DIR, SECRET_KEY: 'x'.repeat(40), DATA_UPDATE_INTERVAL: '10m', DATA_SOURCES_FILE: sources() });
+    const scheduled = server.output().split('\n').find((l) => l.includes('data updates scheduled (DATA_UPDATE_INTERVAL)'));
+    assert.ok(scheduled, server.output());
+    const plan = JSON.parse(scheduled) as { intervalMs: number; firstInMs: number; job: string };
+    assert.equal(plan.intervalMs, 600_000);
+    assert.equal(plan.job, 'data-update');
+    assert.ok(plan.firstInMs >= 0 && plan.firstInMs <= 60_000, 'never run before: after the jitter only (a tenth of the interval at most)');
     const ageDays = Math.floor((Date.now() - Date.parse(bundledGeoLite2()[0]?.builtAt ?? '')) / (DAY * 1000));
     if (ageDays > GEOLITE2_MAX_AGE_DAYS) assert.match(server.output(), /geolite2-city is \d+ days old \(over 35\); the GeoLite2 licence asks for current data/);
     // An import by another process: the server's reload (every 5 s) picks it up and says so.
