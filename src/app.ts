@@ -13,6 +13,7 @@ import { acceptTextBodies } from './http/body.ts';
 import type { EndpointDef } from './http/endpoint.ts';
 import { buildEndpoints, type EngineData } from './http/routes/index.ts';
 import { registerFlagRoutes } from './http/routes/flags.ts';
+import { registerLicenseRoute } from './http/routes/licenses.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { logCanaryChanges } from './net/dns-canary.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerFlagRoutes(app);
   const canary = deps.data.domains.canary;
   if (canary) logCanaryChanges(canary, logger);
+  registerLicenseRoute(app);
   // Imported datasets are read from DATA_DIR's manifests (what `vigil data status` shows), bundled GeoLite2 from the package.
   const ages = () => datasetAges(config.dataDir, clock());
   registerDatasetAgeMetric(metrics.registry, ages, clock);

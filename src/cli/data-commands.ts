@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { bundledDisposableStatus } from '../data/domain-lists.ts';
-import { datasetStatus, importDirectory, rollback } from '../data/import/index.ts';
+import { datasetStatus, importDirectoryStreaming, rollback } from '../data/import/index.ts';
 import { datasetSources, updateAll, updateDataset } from '../data/import/update.ts';
 import { MAXMIND_EDITIONS } from '../data/import/maxmind-download.ts';
 import { bundledGeoLite2 } from '../data/data-age.ts';
@@ -32,18 +32,19 @@ export function dataCommand(config: Readonly<Config>, sub: string | undefined, r
   if (sub === 'import') {
     const dir = rest[0];
     if (dir === undefined || rest.length > 1) return null;
-    const reports = importDirectory(config.dataDir, dir, new Date(), cliProgress());
-    print(reports.map((r) => ({
-      name: r.manifest.name,
-      version: r.manifest.version,
-      count: r.manifest.count,
-      sha256: r.manifest.sha256,
-      previous: r.manifest.previous,
-      files: r.files,
-      rejectedLines: r.rejected,
-      ...(r.samples.length > 0 ? { rejectedSamples: r.samples } : {}),
-    })));
-    return 0;
+    return importDirectoryStreaming(config.dataDir, dir, new Date(), cliProgress()).then((reports) => {
+      print(reports.map((r) => ({
+        name: r.manifest.name,
+        version: r.manifest.version,
+        count: r.manifest.count,
+        sha256: r.manifest.sha256,
+        previous: r.manifest.previous,
+        files: r.files,
+        rejectedLines: r.rejected,
+        ...(r.samples.length > 0 ? { rejectedSamples: r.samples } : {}),
+      })));
+      return 0;
+    });
   }
   if (sub === 'status' && rest.length === 0) {
     // Imported datasets by name (as before), then the shipped sources the imports add to.

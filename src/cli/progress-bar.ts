@@ -1,5 +1,5 @@
 import type { WriteStream } from 'node:tty';
-import { megabytes, steppedLines, type Progress } from '../data/import/progress.ts';
+import { amount, steppedLines, type Progress } from '../data/import/progress.ts';
 
 const WIDTH = 30;
 
@@ -19,10 +19,10 @@ export function cliProgress(stream: NodeJS.WriteStream | WriteStream = process.s
     clear();
     stream.write(`vigil: ${line}\n`);
   };
-  progress.step = (label, done, total) => {
+  progress.step = (label, done, total, unit) => {
     const frac = total > 0 ? Math.min(1, done / total) : 0;
     const filled = Math.round(frac * WIDTH);
-    const bar = total > 0 ? `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${String(Math.floor(frac * 100)).padStart(3)}% ${megabytes(done)} of ${megabytes(total)}` : megabytes(done);
+    const bar = total > 0 ? `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${String(Math.floor(frac * 100)).padStart(3)}% ${amount(done, total, unit)}` : amount(done, total, unit);
     const cols = typeof stream.columns === 'number' && stream.columns > 20 ? stream.columns : 80;
     stream.write(`\r\x1b[2K${`vigil: ${label} ${bar}`.slice(0, cols - 1)}`);
     drawn = true;

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { datasetAges, GEOLITE2_MAX_AGE_DAYS, staleGeoLite2 } from '../data/data-age.ts';
 import { onDatasetLoaded } from '../data/import/loaded-events.ts';
 import { startDataUpdates, type DataUpdateSchedule } from './data-update-schedule.ts';
+import { updateInChildProcess } from './data-update-process.ts';
 
 /**
  * What a serving process does about its data's age: warns at start when GeoLite2 is older than
@@ -25,6 +26,8 @@ export function watchDataFreshness(config: Readonly<Config>, logger: Logger, clo
     intervalMs: config.dataUpdateIntervalMs,
     logger,
     update: { sourcesFile: config.dataSourcesFile, maxmind: config.maxmind },
+    // The same command line the server runs as (`vigil serve` from source, bin/vigil.js or a build), with `data update --all`.
+    ...(process.argv[1] !== undefined && { run: (progress) => updateInChildProcess({ execArgv: process.execArgv, entry: process.argv[1] as string, progress }) }),
     clock,
   });
   return {

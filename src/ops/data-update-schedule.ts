@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { updateAll, type UpdateOutcome, type UpdateOptions } from '../data/import/update.ts';
-import { steppedLines } from '../data/import/progress.ts';
+import { steppedLines, type Progress } from '../data/import/progress.ts';
 
 /**
  * DATA_UPDATE_INTERVAL: the server runs `vigil data update --all` itself, every interval plus a
@@ -31,6 +31,8 @@ export interface ScheduleOptions {
   intervalMs: number;
   logger: Logger;
   update: Omit<UpdateOptions, 'from' | 'sha256' | 'progress'>;
+  /** How an update runs: default in this process; the server runs it as a child process (data-update-process.ts). */
+  run?: (progress: Progress) => Promise<UpdateOutcome[]>;
   /** 0..1 (Math.random): the jitter's draw. */
   random?: () => number;
   clock?: () => Date;
@@ -92,7 +94,8 @@ export function startDataUpdates(opts: ScheduleOptions): DataUpdateSchedule {
     }
     try {
       log.info('data update started');
-      const outcomes = await updateAll(opts.dataDir, { ...opts.update, progress: steppedLines((line) => log.info(line)) });
+      const progress = steppedLines((line) => log.info(line));
+      const outcomes = await (opts.run ? opts.run(progress) : updateAll(opts.dataDir, { ...opts.update, progress }));
       writeFileSync(lastRunPath(opts.dataDir), clock().toISOString() + '\n');
       const failed = outcomes.filter((o) => o.status === 'failed');
       for (const f of failed) log.warn({ dataset: f.name, error: f.status === 'failed' ? f.error : undefined }, 'dataset update failed; the current version stays in use');

@@ -16,7 +16,14 @@ export function registerDatasetAgeMetric(registry: Registry, ages: () => readonl
     collect() {
       this.reset();
       const now = clock();
-      for (const a of ages()) this.set({ dataset: a.dataset }, Math.round(ageSeconds(a, now)));
+      let list: readonly DatasetAge[];
+      try {
+        list = ages();
+      } catch {
+        // A corrupt manifest (shown in /readyz details) must not take the other metrics down with it.
+        return;
+      }
+      for (const a of list) this.set({ dataset: a.dataset }, Math.round(ageSeconds(a, now)));
     },
   });
 }

@@ -21,6 +21,8 @@ import { readManifest } from '../../src/data/import/dataset-store.ts';
 import { DEFAULT_SOURCES } from '../../src/data/import/update.ts';
 import { bundledGeoLite2, GEOLITE2_MAX_AGE_DAYS } from '../../src/data/data-age.ts';
 import { startDataUpdates, STALE_LOCK_MS, takeUpdateLock, releaseUpdateLock } from '../../src/ops/data-update-schedule.ts';
+import { updateInChildProcess } from '../../src/ops/data-update-process.ts';
+import { ROOT } from '../helpers/cli-runner.ts';
 
 const dirs: string[] = [];
 const temp = (): string => {
@@ -81,6 +83,22 @@ describe('data age in /readyz and /metrics', () => {
     assert.ok(value('tor-exit-nodes') >= 0 && value('tor-exit-nodes') < 60, String(value('tor-exit-nodes')));
     assert.match(metrics, /# TYPE vigil_dataset_age_seconds gauge/);
   });
+
+  it('a corrupt manifest is a detail of /readyz, not a failed /readyz or /metrics', async () => {
+    const r = await makeTestApp();
+    try {
+      IMPORTERS['datacenter-ipcat']!(r.dir, SHARED_DATA);
+      writeFileSync(join(r.dir, 'datasets', 'datacenter-ipcat', 'manifest.json'), '{"name": 1}');
+      const ready = await r.app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 200);
+      assert.match((JSON.parse(ready.body) as { datasets: { error: string } }).datasets.error, /not a dataset manifest/);
+      const metrics = await r.app.inject({ url: '/metrics' });
+      assert.equal(metrics.statusCode, 200);
+      assert.match(metrics.body, /vigil_requests_total|vigil_records_dropped_total/);
+    } finally {
+      await r.close();
+    }
+  });
 });
 
 describe('a running server', () => {
@@ -89,7 +107,14 @@ describe('a running server', () => {
 
   it('warns at start when GeoLite2 is over 35 days old and logs the data it picks up', async () => {
     const DATA_DIR = temp();
-    server = await startServer({ DATA_DIR, SECRET_KEY: 'x'.repeat(40) });
+    // The schedule is on (its sources all on the local server, so a run that starts during the test stays here).
+    server = await startServer({ DATA_DIR, SECRET_KEY: 'x'.repeat(40), DATA_UPDATE_INTERVAL: '10m', DATA_SOURCES_FILE: sources() });
+    const scheduled = server.output().split('\n').find((l) => l.includes('data updates scheduled (DATA_UPDATE_INTERVAL)'));
+    assert.ok(scheduled, server.output());
+    const plan = JSON.parse(scheduled) as { intervalMs: number; firstInMs: number; job: string };
+    assert.equal(plan.intervalMs, 600_000);
+    assert.equal(plan.job, 'data-update');
+    assert.ok(plan.firstInMs >= 0 && plan.firstInMs <= 60_000, 'never run before: after the jitter only (a tenth of the interval at most)');
     const ageDays = Math.floor((Date.now() - Date.parse(bundledGeoLite2()[0]?.builtAt ?? '')) / (DAY * 1000));
     if (ageDays > GEOLITE2_MAX_AGE_DAYS) assert.match(server.output(), /geolite2-city is \d+ days old \(over 35\); the GeoLite2 licence asks for current data/);
     // An import by another process: the server's reload (every 5 s) picks it up and says so.
@@ -174,6 +199,28 @@ describe('DATA_UPDATE_INTERVAL schedule', () => {
     assert.equal(outcomes?.find((o) => o.name === 'datacenter-ipcat')?.status, 'updated');
     releaseUpdateLock(dataDir);
     schedule.stop();
+  });
+
+  it('in the server the update runs as a child `vigil data update --all` (event loop and heap untouched), its progress in the log', async () => {
+    const dataDir = temp();
+    const { logger, lines } = captureLogger();
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), DATA_DIR: dataDir, DATA_SOURCES_FILE: sources(), LOG_LEVEL: 'silent' };
+    const schedule = startDataUpdates({
+      dataDir, intervalMs: 0, logger, update: {},
+      run: (progress) => updateInChildProcess({ execArgv: ['--import', 'tsx'], entry: 'src/cli/main.ts', cwd: ROOT, env, progress }),
+    });
+    const outcomes = await schedule.runNow();
+    schedule.stop();
+    assert.equal(outcomes?.find((o) => o.name === 'datacenter-ipcat')?.status, 'updated');
+    assert.equal(outcomes?.filter((o) => o.status === 'failed').length, Object.keys(DEFAULT_SOURCES).length - 1);
+    assert.ok(readManifest(dataDir, 'datacenter-ipcat') !== null);
+    assert.ok(lines.some((l) => l.msg === `dataset 1 of ${Object.keys(DEFAULT_SOURCES).length}: tor-exit-nodes`), JSON.stringify(lines.map((l) => l.msg)));
+    assert.ok(lines.some((l) => l.msg === 'data update finished' && l.updated === 1));
+    // A child that prints no summary (a bad configuration) is an error naming what it said.
+    await assert.rejects(
+      updateInChildProcess({ execArgv: ['--import', 'tsx'], entry: 'src/cli/main.ts', cwd: ROOT, env: { ...env, DATA_UPDATE_INTERVAL: 'soon' }, progress: () => undefined }),
+      /exited 1 without a summary: .*DATA_UPDATE_INTERVAL/,
+    );
   });
 
   it('off (0) schedules nothing', () => {

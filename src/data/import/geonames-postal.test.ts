@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import { readCurrent, readManifest } from './dataset-store.ts';
 import { DatasetError } from './dataset-store.ts';
-import { GEONAMES_POSTAL, GEONAMES_POSTAL_HEADER, importGeonamesPostal, parsePostalCsv, placeKey } from './geonames-postal.ts';
+import { CsvPieces, GEONAMES_POSTAL, GEONAMES_POSTAL_HEADER, importGeonamesPostal, importGeonamesPostalStreaming, parsePostalCsv, placeKey, type CsvPiece } from './geonames-postal.ts';
 
 const dirs: string[] = [];
 const temp = (): string => {
@@ -119,5 +119,40 @@ describe('importGeonamesPostal', () => {
     assert.throws(() => importGeonamesPostal(dataDir, source({ 'other.csv': 'x' })), /holds neither/);
     assert.throws(() => importGeonamesPostal(dataDir, temp()), /is not a directory/);
     assert.equal(readManifest(dataDir, GEONAMES_POSTAL)?.version, first.manifest.version);
+  });
+});
+
+describe('CsvPieces (the import reads the postal file in pieces)', () => {
+  const csv = 'a,b\nr1,x\nr2,"quoted\nline, break"\nr3,"""q"""\nr4,z\nr5,é\n';
+  it('cuts only after line ends outside quotes, whatever the chunks it is fed; each piece leads with the header and knows its first line', () => {
+    for (const size of [1, 2, 3, 5, 7, 64]) {
+      for (const pieceBytes of [1, 4, 9, 1000]) {
+        const cutter = new CsvPieces(pieceBytes);
+        const bytes = Buffer.from(csv);
+        const pieces: CsvPiece[] = [];
+        for (let i = 0; i < bytes.length; i += size) pieces.push(...cutter.push(bytes.subarray(i, i + size)));
+        pieces.push(...cutter.push(Buffer.alloc(0), true));
+        assert.equal(pieces.map((p) => p.text.slice('a,b\n'.length)).join(''), csv.slice('a,b\n'.length), `${size}/${pieceBytes}`);
+        for (const p of pieces) {
+          assert.ok(p.text.startsWith('a,b\n'));
+          assert.equal((p.text.match(/"/g) ?? []).length % 2, 0, 'no piece ends inside quotes');
+        }
+        // r3 is on file line 5 (the quoted line break counts): its piece's first line says where it starts.
+        const r3 = pieces.find((p) => p.text.includes('r3'));
+        assert.equal((r3?.firstLine ?? 0) + r3!.text.slice('a,b\n'.length).split('\n').findIndex((l) => l.startsWith('r3')), 5);
+        assert.equal(pieces.at(-1)?.end, bytes.length);
+      }
+    }
+  });
+  it('the streaming import stores the same bytes as the synchronous one', async () => {
+    const csv = [HEADER, ...GOOD, ...BAD, GOOD[0] as string].join('\r\n');
+    const dir = source({ 'postal_codes.csv.gz': gzipSync(csv), 'zipcodes.fr.csv': `${HEADER}\nFR,75015,Paris 15,,,,,,,48.8412,2.3003\n` });
+    const a = importGeonamesPostal(temp(), dir, new Date('2026-03-30T00:00:00Z'));
+    const b = await importGeonamesPostalStreaming(temp(), dir, new Date('2026-03-30T00:00:00Z'));
+    assert.equal(b.manifest.sha256, a.manifest.sha256);
+    assert.equal(b.manifest.count, a.manifest.count);
+    assert.deepEqual(b.samples, a.samples);
+    assert.deepEqual(b.files, a.files);
+    await assert.rejects(importGeonamesPostalStreaming(temp(), source({ 'postal_codes.csv': 'a,b\n1,2\n' })), /no valid postal code row/);
   });
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { forEachCsvRow } from './csv.ts';
 import type { ImportReport } from './dangerous-domains.ts';
 import { datasetDir, DatasetError, writeDatasetVersionFile } from './dataset-store.ts';
@@ -199,6 +199,179 @@ function countryBlock(places: Map<string, string[]>): string[] {
   return out;
 }
 
+/** About 1 MB of CSV per parse: the whole 88 MB file as one string (and its 1.2 M rows at once) took the import to 900 MB. */
+const CHUNK_BYTES = 1024 * 1024;
+const LF = 0x0a;
+const QUOTE = 0x22;
+
+/**
+ * Where a piece of CSV starting at `start` can end: just after the first line end at or after
+ * `minEnd` that is outside quotes (an even number of quotes since `start`), so a quoted field with
+ * a line break stays whole and no UTF-8 character is split. -1 when `bytes` has no such line end yet.
+ */
+function cutAfter(bytes: Buffer, start: number, minEnd: number): number {
+  let quotes = 0;
+  for (let i = start; i < minEnd; i++) if (bytes[i] === QUOTE) quotes++;
+  let from = minEnd;
+  for (;;) {
+    const lf = bytes.indexOf(LF, from);
+    if (lf < 0) return -1;
+    for (let i = from; i < lf; i++) if (bytes[i] === QUOTE) quotes++;
+    if (quotes % 2 === 0) return lf + 1;
+    from = lf + 1;
+  }
+}
+
+/** A piece of a CSV file: its header line then whole rows, the file line of its first row, and how far into the file it ends. */
+export interface CsvPiece {
+  text: string;
+  firstLine: number;
+  end: number;
+}
+
+/** Splits CSV bytes arriving in chunks into pieces of about `chunkBytes`, each led by the header line. */
+export class CsvPieces {
+  #pending: Buffer = Buffer.alloc(0);
+  #header: Buffer | null = null;
+  #line = 2;
+  #consumed = 0;
+
+  constructor(private readonly chunkBytes = CHUNK_BYTES) {}
+
+  /** The pieces complete once `chunk` is added (with `final`, the rest as well). */
+  *push(chunk: Buffer, final = false): Generator<CsvPiece> {
+    let bytes = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    if (this.#header === null) {
+      const headerEnd = bytes.indexOf(LF);
+      if (headerEnd < 0 && !final) {
+        this.#pending = bytes;
+        return;
+      }
+      const cut = headerEnd < 0 ? bytes.length : headerEnd + 1;
+      this.#header = Buffer.from(bytes.subarray(0, cut));
+      this.#consumed += cut;
+      bytes = bytes.subarray(cut);
+    }
+    let start = 0;
+    while (start < bytes.length) {
+      let end = bytes.length - start > this.chunkBytes ? cutAfter(bytes, start, start + this.chunkBytes) : -1;
+      if (end < 0) {
+        if (!final) break;
+        end = bytes.length;
+      }
+      yield this.#piece(bytes, start, end);
+      start = end;
+    }
+    // A copy: the rest must not keep the whole chunk it was cut from alive.
+    this.#pending = Buffer.from(bytes.subarray(start));
+  }
+
+  #piece(bytes: Buffer, start: number, end: number): CsvPiece {
+    // One flat string per piece (a concatenation would leave a rope that every indexOf walks).
+    const text = Buffer.concat([this.#header ?? Buffer.alloc(0), bytes.subarray(start, end)]).toString('utf8');
+    const firstLine = this.#line;
+    for (let i = bytes.indexOf(LF, start); i >= 0 && i < end; i = bytes.indexOf(LF, i + 1)) this.#line++;
+    this.#consumed += end - start;
+    return { text, firstLine, end: this.#consumed };
+  }
+}
+
+/** The files of DIR/geonames-postal/ to read: the combined file (gzipped first) and the per-country files. */
+function postalSourceFiles(dir: string): { src: string; names: string[] } {
+  const src = resolve(dir, GEONAMES_POSTAL);
+  if (!existsSync(src) || !statSync(src).isDirectory()) throw new DatasetError(`${src} is not a directory`);
+  const all = readdirSync(src).filter((n) => !n.startsWith('.') && statSync(join(src, n)).isFile()).sort();
+  // The gzipped and the plain combined file hold the same rows: read one of them, the gzipped first.
+  const combined = all.find((n) => COMBINED.test(n) && /\.gz$/i.test(n)) ?? all.find((n) => COMBINED.test(n));
+  const names = [...(combined === undefined ? [] : [combined]), ...all.filter((n) => PER_COUNTRY.test(n))];
+  if (names.length === 0) throw new DatasetError(`${src} holds neither postal_codes.csv(.gz) nor zipcodes.<cc>.csv files`);
+  return { src, names };
+}
+
+/**
+ * The import's state between pieces: each piece's rows appended to a temp file per country, then
+ * the stored TSV written country by country (each sorted on its own) straight to disk, hashed as
+ * it goes. Memory stays near one piece's and one country's rows rather than the whole file's.
+ */
+class PostalSpill {
+  readonly #spill = mkdtempSync(join(tmpdir(), 'vigil-postal-'));
+  readonly #countries = new Set<string>();
+  rows = 0;
+  rejected = 0;
+  readonly samples: string[] = [];
+  readonly files: string[] = [];
+
+  /** One piece of file `name`; false when its header lacks the needed columns (the file is skipped). */
+  add(name: string, piece: CsvPiece): boolean {
+    const parsed = parsePostalCsv(piece.text, emptyParsedPostal(), piece.firstLine - 2);
+    if (parsed === null) return false;
+    this.rows += parsed.rows;
+    this.rejected += parsed.rejected;
+    for (const sample of parsed.samples) if (this.samples.length < 5) this.samples.push(`${name}: ${sample}`);
+    for (const [country, places] of parsed.byCountry) {
+      this.#countries.add(country);
+      const lines: string[] = [];
+      for (const group of places.values()) for (const line of group) lines.push(line);
+      appendFileSync(join(this.#spill, country), lines.join('\n') + '\n');
+    }
+    return true;
+  }
+
+  skipped(name: string): void {
+    if (this.samples.length < 5) this.samples.push(`${name}: header lacks country_code, zipcode, latitude or longitude; skipped`);
+  }
+
+  /** Writes the stored file and makes it the current version. */
+  finish(dataDir: string, src: string, names: readonly string[], now: Date, progress: Progress): ImportReport {
+    if (this.rows === 0) throw new DatasetError(`${src}: no valid postal code row in ${names.join(', ')}; nothing imported`);
+    const dir = datasetDir(dataDir, GEONAMES_POSTAL);
+    mkdirSync(dir, { recursive: true });
+    const out = join(dir, `.incoming-${process.pid}-${Date.now()}.tsv`);
+    try {
+      const fd = openSync(out, 'w');
+      const hash = createHash('sha256');
+      let count = 0;
+      const write = (text: string): void => {
+        const b = Buffer.from(text, 'utf8');
+        hash.update(b);
+        writeSync(fd, b);
+      };
+      try {
+        write(GEONAMES_POSTAL_HEADER + '\n');
+        const sorted = [...this.#countries].sort(byCodeUnit);
+        for (const [i, country] of sorted.entries()) {
+          const places = new Map<string, string[]>();
+          for (const line of readFileSync(join(this.#spill, country), 'utf8').split('\n')) {
+            if (line === '') continue;
+            const key = placeKey(line.split('\t', 3)[2] ?? '');
+            const group = places.get(key);
+            if (group === undefined) places.set(key, [line]);
+            else group.push(line);
+          }
+          const block = countryBlock(places);
+          places.clear();
+          count += block.length;
+          // In slices: one string and one buffer of a whole large country (207,000 Portuguese rows) would double its memory.
+          for (let k = 0; k < block.length; k += 5000) write(block.slice(k, k + 5000).join('\n') + '\n');
+          progress.step?.('writing postal.tsv', i + 1, sorted.length, 'countries');
+        }
+      } finally {
+        closeSync(fd);
+      }
+      const manifest = writeDatasetVersionFile(dataDir, GEONAMES_POSTAL, {
+        file: GEONAMES_POSTAL_FILE, path: out, sha256: hash.digest('hex'), source: `${src} (${this.files.join(', ')})`, license: GEONAMES_POSTAL_LICENSE, count,
+      }, now);
+      return { manifest, files: this.files, rejected: this.rejected, samples: this.samples };
+    } finally {
+      rmSync(out, { force: true });
+    }
+  }
+
+  close(): void {
+    rmSync(this.#spill, { recursive: true, force: true });
+  }
+}
+
 function readBytes(path: string): Buffer {
   try {
     const raw = readFileSync(path);
@@ -208,141 +381,62 @@ function readBytes(path: string): Buffer {
   }
 }
 
-/** About 4 MB of CSV per parse: the whole 88 MB file as one string (and its 1.2 M rows at once) took the import to 900 MB. */
-const CHUNK_BYTES = 4 * 1024 * 1024;
-const LF = 0x0a;
-const QUOTE = 0x22;
-
-/**
- * Calls `onChunk` with successive pieces of a CSV file, each the header line followed by whole
- * rows (cut after a line end outside quotes, so a quoted field with a line break stays whole),
- * and the file line number of the piece's first row. Decoded piece by piece: a cut after a line
- * end never splits a UTF-8 character.
- */
-function forEachCsvChunk(bytes: Buffer, onChunk: (text: string, firstLine: number, end: number) => void): void {
-  const headerEnd = bytes.indexOf(LF);
-  if (headerEnd < 0) {
-    onChunk(bytes.toString('utf8'), 2, bytes.length);
-    return;
-  }
-  const header = bytes.subarray(0, headerEnd + 1);
-  let start = headerEnd + 1;
-  let line = 2;
-  while (start < bytes.length) {
-    let end = Math.min(bytes.length, start + CHUNK_BYTES);
-    if (end < bytes.length) {
-      let quotes = 0;
-      for (let i = start; i < end; i++) if (bytes[i] === QUOTE) quotes++;
-      let cut = bytes.indexOf(LF, end);
-      // An odd number of quotes before the cut: it falls inside a quoted field; move to the next line end.
-      for (let i = end; cut >= 0 && i <= cut; i++) if (bytes[i] === QUOTE) quotes++;
-      while (cut >= 0 && quotes % 2 === 1) {
-        const next = bytes.indexOf(LF, cut + 1);
-        for (let i = cut + 1; next >= 0 && i <= next; i++) if (bytes[i] === QUOTE) quotes++;
-        cut = next;
-      }
-      end = cut < 0 ? bytes.length : cut + 1;
-    }
-    // One flat string per piece (a concatenation would leave a rope that every indexOf walks).
-    onChunk(Buffer.concat([header, bytes.subarray(start, end)]).toString('utf8'), line, end);
-    for (let i = bytes.indexOf(LF, start); i >= 0 && i < end; i = bytes.indexOf(LF, i + 1)) line++;
-    start = end;
-  }
-}
-
 /**
  * Imports DIR/geonames-postal/ as a new version of `geonames-postal`. Malformed rows are skipped and
  * counted; with no valid row at all nothing is written and the current version stays current.
- *
- * Memory stays near one country's rows rather than the whole file's: the CSV is parsed in 4 MB
- * pieces, each piece's lines are appended to a temp file per country, and the stored TSV is then
- * written country by country (each sorted on its own) straight to disk, hashed as it goes.
+ * Synchronous (tests, and IMPORTERS' other callers): each file is decompressed whole (88 MB for the
+ * shared file); `importGeonamesPostalStreaming` (the CLI's) reads it as a stream instead.
  */
 export function importGeonamesPostal(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): ImportReport {
-  const src = resolve(dir, GEONAMES_POSTAL);
-  if (!existsSync(src) || !statSync(src).isDirectory()) throw new DatasetError(`${src} is not a directory`);
-  const all = readdirSync(src).filter((n) => !n.startsWith('.') && statSync(join(src, n)).isFile()).sort();
-  // The gzipped and the plain combined file hold the same rows: read one of them, the gzipped first.
-  const combined = all.find((n) => COMBINED.test(n) && /\.gz$/i.test(n)) ?? all.find((n) => COMBINED.test(n));
-  const names = [...(combined === undefined ? [] : [combined]), ...all.filter((n) => PER_COUNTRY.test(n))];
-  if (names.length === 0) throw new DatasetError(`${src} holds neither postal_codes.csv(.gz) nor zipcodes.<cc>.csv files`);
-  const spill = mkdtempSync(join(tmpdir(), 'vigil-postal-'));
-  const out = join(datasetDir(dataDir, GEONAMES_POSTAL), `.incoming-${process.pid}-${Date.now()}.tsv`);
+  const { src, names } = postalSourceFiles(dir);
+  const spill = new PostalSpill();
   try {
-    let rows = 0;
-    let rejected = 0;
-    const samples: string[] = [];
-    const files: string[] = [];
-    const countries = new Set<string>();
     for (const name of names) {
       const bytes = readBytes(join(src, name));
       let known = true;
-      forEachCsvChunk(bytes, (text, firstLine, end) => {
-        if (!known) return;
-        const parsed = parsePostalCsv(text, emptyParsedPostal(), firstLine - 2);
-        if (parsed === null) {
-          known = false;
-          return;
-        }
-        rows += parsed.rows;
-        rejected += parsed.rejected;
-        for (const sample of parsed.samples) if (samples.length < 5) samples.push(`${name}: ${sample}`);
-        for (const [country, places] of parsed.byCountry) {
-          countries.add(country);
-          const lines: string[] = [];
-          for (const group of places.values()) for (const line of group) lines.push(line);
-          appendFileSync(join(spill, country), lines.join('\n') + '\n');
-        }
-        progress.step?.(`reading ${name}`, end, bytes.length);
-      });
-      if (!known) {
-        if (samples.length < 5) samples.push(`${name}: header lacks country_code, zipcode, latitude or longitude; skipped`);
-        continue;
+      for (const piece of new CsvPieces().push(bytes, true)) {
+        known = spill.add(name, piece);
+        if (!known) break;
+        progress.step?.(`reading ${name}`, piece.end, bytes.length);
       }
-      files.push(name);
+      if (known) spill.files.push(name);
+      else spill.skipped(name);
     }
-    if (rows === 0) throw new DatasetError(`${src}: no valid postal code row in ${names.join(', ')}; nothing imported`);
-
-    mkdirSync(datasetDir(dataDir, GEONAMES_POSTAL), { recursive: true });
-    const fd = openSync(out, 'w');
-    const hash = createHash('sha256');
-    let count = 0;
-    const write = (text: string): void => {
-      const b = Buffer.from(text, 'utf8');
-      hash.update(b);
-      writeSync(fd, b);
-    };
-    try {
-      write(GEONAMES_POSTAL_HEADER + '\n');
-      const sorted = [...countries].sort(byCodeUnit);
-      for (const [i, country] of sorted.entries()) {
-        const places = new Map<string, string[]>();
-        for (const line of readFileSync(join(spill, country), 'utf8').split('\n')) {
-          if (line === '') continue;
-          const key = placeKey(line.split('\t', 3)[2] ?? '');
-          const group = places.get(key);
-          if (group === undefined) places.set(key, [line]);
-          else group.push(line);
-        }
-        const block = countryBlock(places);
-        count += block.length;
-        write(block.join('\n') + '\n');
-        progress.step?.('writing postal.tsv', i + 1, sorted.length);
-      }
-    } finally {
-      closeSync(fd);
-    }
-    const manifest = writeDatasetVersionFile(dataDir, GEONAMES_POSTAL, {
-      file: GEONAMES_POSTAL_FILE,
-      path: out,
-      sha256: hash.digest('hex'),
-      source: `${src} (${files.join(', ')})`,
-      license: GEONAMES_POSTAL_LICENSE,
-      count,
-    }, now);
-    return { manifest, files, rejected, samples };
+    return spill.finish(dataDir, src, names, now, progress);
   } finally {
-    rmSync(spill, { recursive: true, force: true });
-    rmSync(out, { force: true });
+    spill.close();
+  }
+}
+
+/** importGeonamesPostal reading each file as a stream (gunzipped as it comes): no file is ever whole in memory. */
+export async function importGeonamesPostalStreaming(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): Promise<ImportReport> {
+  const { src, names } = postalSourceFiles(dir);
+  const spill = new PostalSpill();
+  try {
+    for (const name of names) {
+      const path = join(src, name);
+      const size = statSync(path).size;
+      const file = createReadStream(path);
+      const input = /\.gz$/i.test(name) ? file.pipe(createGunzip()) : file;
+      const pieces = new CsvPieces();
+      let known = true;
+      try {
+        for await (const chunk of input) {
+          for (const piece of pieces.push(chunk as Buffer)) known &&= spill.add(name, piece);
+          if (!known) break;
+          progress.step?.(`reading ${name}`, file.bytesRead, size);
+        }
+        if (known) for (const piece of pieces.push(Buffer.alloc(0), true)) known &&= spill.add(name, piece);
+      } catch (err) {
+        throw new DatasetError(`${path}: unreadable (${err instanceof Error ? err.message : String(err)})`);
+      } finally {
+        file.destroy();
+      }
+      if (known) spill.files.push(name);
+      else spill.skipped(name);
+    }
+    return spill.finish(dataDir, src, names, now, progress);
+  } finally {
+    spill.close();
   }
 }

@@ -12,7 +12,7 @@ import {
 } from './ip-lists.ts';
 import { ASN_BGPTOOLS, ASN_NAMES_ASN2ORG, importAsn2org, importBgpTools } from './asn-lists.ts';
 import { GEOLITE2_ASN, GEOLITE2_CITY, importMaxmindDb } from './maxmind-db.ts';
-import { GEONAMES_POSTAL, importGeonamesPostal } from './geonames-postal.ts';
+import { GEONAMES_POSTAL, importGeonamesPostal, importGeonamesPostalStreaming } from './geonames-postal.ts';
 import { importReshippers, RESHIPPERS } from './reshippers.ts';
 import { NO_PROGRESS, type Progress } from './progress.ts';
 
@@ -46,26 +46,62 @@ const SOURCE_DIRS: Readonly<Record<string, readonly string[]>> = { [BIN_LIST]: B
 
 export const DATASET_NAMES: readonly string[] = Object.keys(IMPORTERS);
 
-/**
- * `vigil data import DIR`: imports each dataset whose sub-directory DIR holds (DIR/<name>/...),
- * each as a new version that running servers pick up without restart.
- */
-export function importDirectory(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): ImportReport[] {
+/** The datasets DIR holds (DIR/<name>/...), in IMPORTERS' order. */
+function presentDatasets(dir: string): { root: string; present: string[] } {
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new DatasetError(`${root} is not a directory`);
   const present = DATASET_NAMES.filter((name) => (SOURCE_DIRS[name] ?? [name]).some((d) => existsSync(join(root, d))));
   if (present.length === 0) {
     throw new DatasetError(`${root} holds none of the dataset directories Vigil imports (${DATASET_NAMES.join(', ')})`);
   }
-  return present.map((name, i) => {
+  return { root, present };
+}
+
+/**
+ * `vigil data import DIR`: imports each dataset whose sub-directory DIR holds (DIR/<name>/...),
+ * each as a new version that running servers pick up without restart.
+ */
+export function importDirectory(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): ImportReport[] {
+  const { root, present } = presentDatasets(dir);
+  return present.map((name, i) => announced(name, i, present.length, progress, () => {
     const importer = IMPORTERS[name];
     if (importer === undefined) throw new DatasetError(`no importer for ${name}`);
-    progress(`importing ${name} (${i + 1} of ${present.length})`);
+    return importer(dataDir, root, now, progress);
+  }));
+}
+
+/** Importers that read their files as streams, for the CLI (the synchronous ones hold a whole file). */
+const STREAMING_IMPORTERS: Readonly<Record<string, (dataDir: string, dir: string, now: Date, progress: Progress) => Promise<ImportReport>>> = {
+  [GEONAMES_POSTAL]: importGeonamesPostalStreaming,
+};
+
+/** importDirectory for the CLI: the same imports, the large ones streamed, so memory stays near the largest dataset's working set. */
+export async function importDirectoryStreaming(dataDir: string, dir: string, now: Date = new Date(), progress: Progress = NO_PROGRESS): Promise<ImportReport[]> {
+  const { root, present } = presentDatasets(dir);
+  const reports: ImportReport[] = [];
+  for (const [i, name] of present.entries()) {
+    const streaming = STREAMING_IMPORTERS[name];
     const started = Date.now();
-    const report = importer(dataDir, root, now, progress);
+    progress(`importing ${name} (${i + 1} of ${present.length})`);
+    const report = streaming ? await streaming(dataDir, root, now, progress) : importDirectoryOne(dataDir, root, name, now, progress);
     progress(`${name} ${report.manifest.version}: ${report.manifest.count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return report;
-  });
+    reports.push(report);
+  }
+  return reports;
+}
+
+function importDirectoryOne(dataDir: string, root: string, name: string, now: Date, progress: Progress): ImportReport {
+  const importer = IMPORTERS[name];
+  if (importer === undefined) throw new DatasetError(`no importer for ${name}`);
+  return importer(dataDir, root, now, progress);
+}
+
+function announced(name: string, i: number, n: number, progress: Progress, run: () => ImportReport): ImportReport {
+  progress(`importing ${name} (${i + 1} of ${n})`);
+  const started = Date.now();
+  const report = run();
+  progress(`${name} ${report.manifest.version}: ${report.manifest.count} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return report;
 }
 
 /** A current manifest with how old its data is: whole days since `builtAt` (the publisher's build date, where known) or else `importedAt`. */

@@ -5,8 +5,13 @@
  */
 export interface Progress {
   (line: string): void;
-  step?: (label: string, done: number, total: number) => void;
+  /** How far a long step is: bytes unless `unit` names what is counted (`countries`). */
+  step?: (label: string, done: number, total: number, unit?: string) => void;
 }
+
+/** "12.3 MB of 40.0 MB", or "12 of 118 countries". */
+export const amount = (done: number, total: number, unit?: string): string =>
+  unit === undefined ? (total > 0 ? `${megabytes(done)} of ${megabytes(total)}` : megabytes(done)) : `${done} of ${total} ${unit}`;
 
 export const NO_PROGRESS: Progress = () => undefined;
 
@@ -21,7 +26,7 @@ export function steppedLines(write: (line: string) => void): Progress {
   let label = '';
   let shown = -1;
   const progress: Progress = (line) => write(line);
-  progress.step = (l, done, total) => {
+  progress.step = (l, done, total, unit) => {
     if (l !== label) {
       label = l;
       shown = -1;
@@ -29,7 +34,7 @@ export function steppedLines(write: (line: string) => void): Progress {
     const mark = total > 0 ? Math.floor((Math.min(done, total) / total) * 4) : Math.floor(done / (16 * 1_048_576));
     if (mark <= shown || mark === 0) return;
     shown = mark;
-    write(total > 0 ? `${label}: ${mark * 25}% (${megabytes(done)} of ${megabytes(total)})` : `${label}: ${megabytes(done)}`);
+    write(total > 0 ? `${label}: ${mark * 25}% (${amount(done, total, unit)})` : `${label}: ${amount(done, total, unit)}`);
   };
   return progress;
 }
