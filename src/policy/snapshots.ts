@@ -73,8 +73,13 @@ export class PolicySnapshots {
     }
     const entry = this.#entries.get(accountId);
     if (!entry?.snapshot) return;
-    entry.stale = true;
-    this.load(accountId).catch((err: unknown) => {
+    // A change made through this instance is announced to it too, after its own reload: compare the version
+    // first, so a million-entry list is not loaded twice.
+    this.store.policy.version(accountId).then((version) => {
+      if (version === entry.snapshot?.version) return undefined;
+      entry.stale = true;
+      return this.load(accountId);
+    }).catch((err: unknown) => {
       entry.checkedAt = 0;
       this.logger.error({ err, accountId }, 'policy reload after a change notification failed; the next request reads the version again');
     });

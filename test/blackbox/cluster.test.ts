@@ -1,8 +1,8 @@
 /**
  * Black box, scale-out (issue 26): two real server processes on one fresh PostgreSQL database and one fresh
  * Redis key prefix, talked to over HTTP: concurrent feedback on both, an idle instance's policy copy, a
- * deletion while the other instance still holds the user's records, and the quota after Redis loses its
- * counter. Bounded in time (well under a minute on an idle machine).
+ * deletion while the other instance still holds the user's records, webhooks with both workers running,
+ * and the quota after Redis loses its counter. Bounded in time (well under a minute on an idle machine).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { createServer } from 'node:http';
 import { startServer, stop, type Running } from '../helpers/server-process.ts';
 import { createTestDatabase, queryOnce, SKIP_PG, type TestDatabase } from '../store/pg-test-database.ts';
 import { deleteKeys, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
@@ -44,7 +45,7 @@ before(async () => {
   }));
   const env = (name: string) => ({
     DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, SECRET_KEY: SECRET, ADMIN_TOKEN: ADMIN,
-    DATA_DIR: join(dir, name), NETWORK: 'off', LOG_LEVEL: 'warn', POLICY_REFRESH_MS: '1000', WEBHOOK_WORKER: 'off', SEED_FILE: seed,
+    DATA_DIR: join(dir, name), NETWORK: 'off', LOG_LEVEL: 'warn', POLICY_REFRESH_MS: '1000', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8', SEED_FILE: seed,
   });
   // One after the other: the seed's account is then created once (each start applies it idempotently).
   a = await startServer(env('a'));
@@ -137,6 +138,34 @@ describe('two server processes on one PostgreSQL and one Redis', { skip: SKIP_PG
     const left = async (table: string, who: string) => Number((await queryOnce<{ n: string }>(db.url, `SELECT count(*) AS n FROM ${table} WHERE account_id = '${ACCOUNT}' AND user_id = '${who}'`))[0]?.n);
     assert.deepEqual({ requests: await left('request_log', user), events: await left('events', user), decisions: await left('decision_log', user) }, { requests: 0, events: 0, decisions: 0 });
     assert.deepEqual({ requests: await left('request_log', kept), events: await left('events', kept), decisions: await left('decision_log', kept) }, { requests: 10, events: 10, decisions: 10 });
+  });
+
+  it('events raised on both instances reach a webhook once each, in event order, with both workers running', async () => {
+    const got: number[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push((JSON.parse(body) as { event_id: number }).event_id);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = receiver.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      await admin(b, 'POST', `/accounts/${ACCOUNT}/webhooks`, { url: `http://127.0.0.1:${port}/hook` });
+      // The address is blacklisted (above): each live call raises one event.
+      for (let n = 0; n < 12; n++) await api(n % 2 ? a : b, 'GET', '/lookup/ip', { key: KEY, ip: '203.0.113.77', params: 'security' });
+      const until = Date.now() + 15_000;
+      while (got.length < 12 && Date.now() < until) await sleep(50);
+      await sleep(300);
+      assert.equal(got.length, 12, `deliveries: ${got.join(',')}`);
+      assert.equal(new Set(got).size, 12, 'each event once');
+      assert.deepEqual(got, [...got].sort((x, y) => x - y), 'in event order');
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('quota 20 used across A and B, the Redis counter deleted: still refused', async () => {
