@@ -56,6 +56,13 @@ const NEG_PRED_EN = [
   'the worst', 'the absolute worst', 'dishonest', 'stupid', 'dumb', 'evil', 'useless', 'a waste', 'pests', 'nothing but',
 ];
 
+/** Insults that name a person (nouns), for exclamations. */
+const INSULT_NOUNS_EN = [
+  'idiot', 'moron', 'loser', 'jerk', 'clown', 'liar', 'fool', 'imbecile', 'hypocrite', 'coward', 'creep', 'pervert', 'lunatic', 'psycho', 'scumbag',
+  'lowlife', 'dumbass', 'dipshit', 'douchebag', 'douche', 'prick', 'bastard', 'bitch', 'asshole', 'dickhead', 'twat', 'wanker', 'tosser', 'cretin',
+  'retard', 'disgrace', 'traitor', 'pig', 'slob', 'freak', 'crook', 'thug', 'degenerate', 'narcissist', 'wacko', 'nutjob', 'halfwit', 'dimwit',
+];
+
 export const PATTERNS: readonly AbusePattern[] = [
   // English: incitement to self-harm.
   ...[
@@ -86,6 +93,8 @@ export const PATTERNS: readonly AbusePattern[] = [
   ...[
     `${alt(['you', 'u'])}${gap(1)} ${alt(['are', 're', 'r'])}${gap(3)} ${alt(['a waste of (?:space|oxygen|air|skin)', 'subhuman', 'vermin', 'a parasite', 'a cockroach', 'a maggot'])}`,
   ].map((source): AbusePattern => ({ lang: 'en', kind: 'dehumanising', source })),
+  // "What a clown (he is)": an exclamation naming someone by an insult noun ("what a stupid idea" names no one).
+  { lang: 'en', kind: 'insult', source: `what (?:a|an)(?: \\S+)? ${alt(INSULT_NOUNS_EN)}` },
 
   // German (ä ö ü folded to a o u, ß to ss).
   ...[
@@ -182,7 +191,7 @@ export const INSULTS: Readonly<Record<string, readonly string[]>> = {
     'dumbass', 'airhead', 'numpty', 'tosser', 'plonker', 'git', 'pest', 'snake', 'weirdo', 'psycho', 'lowlife', 'scumbag', 'ignorant',
     'liar', 'liars', 'clowns', 'hypocrite', 'hypocrites', 'coward', 'cowards', 'lunatic', 'lunatics', 'crook', 'crooks', 'thug', 'thugs', 'degenerate',
     'degenerates', 'narcissist', 'wacko', 'wackos', 'nutjob', 'nutjobs', 'libtard', 'libtards', 'despicable', 'scumbags', 'fools', 'imbeciles',
-    'traitor', 'traitors', 'disgrace', 'slob', 'bastard', 'bitch', 'asshole', 'dickhead', 'twat', 'wanker', 'cunt', 'whore', 'slut',
+    'traitor', 'traitors', 'disgrace', 'slob', 'bastard', 'bitch', 'asshole', 'dickhead', 'twat', 'wanker', 'cunt', 'whore', 'slut', 'suck', 'sucks',
   ],
   de: ['idiot', 'depp', 'trottel', 'blodmann', 'mistkerl', 'penner', 'dummkopf', 'vollpfosten', 'arschloch', 'schwein', 'sau', 'ratte', 'hund', 'tier', 'ungeziefer', 'parasit', 'abschaum', 'dreck', 'mull', 'wertlos', 'nutzlos', 'erbarmlich', 'hasslich', 'dumm', 'blod', 'behindert', 'versager', 'clown', 'made', 'kakerlake', 'opfer', 'lappen', 'spacko', 'vollidiot'],
   fr: ['idiot', 'cretin', 'abruti', 'connard', 'connasse', 'salope', 'salaud', 'porc', 'cochon', 'rat', 'chien', 'chienne', 'animal', 'vermine', 'parasite', 'dechet', 'ordure', 'minable', 'nul', 'nulle', 'inutile', 'pathetique', 'moche', 'bete', 'stupide', 'con', 'conne', 'rate', 'tare', 'clown', 'cafard', 'idiote', 'imbecile', 'abrutie', 'debile'],
@@ -269,5 +278,5 @@ export const GROUP_HOSTILITY = {
 export const SLURS_EN: readonly string[] = [
   'jihadi', 'jihadis', 'muzzie', 'muzzies', 'rapefugee', 'rapefugees', 'shemale', 'shemales', 'tranny', 'trannies', 'wetback', 'wetbacks', 'coon',
   'coons', 'spic', 'spics', 'towelhead', 'towelheads', 'raghead', 'ragheads', 'gook', 'gooks', 'kike', 'kikes', 'chink', 'chinks', 'retards', 'faggots',
-  'fags', 'dykes', 'niggers', 'sandnigger', 'beaner', 'beaners', 'paki', 'pakis', 'zipperhead',
+  'fags', 'dykes', 'niggers', 'sandnigger', 'beaner', 'beaners', 'paki', 'pakis', 'zipperhead', 'libtard', 'libtards',
 ];

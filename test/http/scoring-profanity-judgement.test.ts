@@ -100,6 +100,20 @@ describe('GET /scoring/profanity judgement', () => {
       assert.equal((await score(text)).isSafe, true, text);
     }
   });
+  it('text built against the patterns (repeated frames, addresses, quotes) answers success, in bounded time', async () => {
+    const frames = ['we will really just ', 'women are ', 'you are not an ', 'x like you ', 'يا ', 'お前は', '你', '"women are scum" ', 'death to ', 'ich bringe dich '];
+    for (const f of frames) {
+      const text = f.repeat(Math.ceil(10_000 / f.length)).slice(0, 10_000);
+      const t0 = performance.now();
+      const res = await t.app.inject({ method: 'GET', url: '/scoring/profanity', query: { key: KEY, text } });
+      const ms = performance.now() - t0;
+      const body = JSON.parse(res.body) as { status: string; data: Answer };
+      assert.equal(body.status, 'success', f);
+      assert.ok(body.data.riskScore >= 0 && body.data.riskScore <= 1, f);
+      // Generous: a loaded 2-core machine; a regular expression gone quadratic takes seconds or minutes.
+      assert.ok(ms < 5_000, `${f}: ${ms.toFixed(0)} ms`);
+    }
+  });
   it('the same evidence gives the same score in every script', async () => {
     // One addressed insult and nothing else: the same 0.6 from the lists, with or without the model.
     const scores = await Promise.all(['ты идиот', 'انت غبي', '你是个白痴', 'お前はバカだ'].map(score));

@@ -161,6 +161,7 @@ describe('GET /scoring/profanity', () => {
     assert.match(names, /obscenity/);
     assert.match(names, /naughty|Dirty/i);
     assert.match(names, /classifier/);
+    assert.match(names, /abuse patterns/);
   });
 });
 

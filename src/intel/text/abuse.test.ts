@@ -28,6 +28,10 @@ describe('abuse patterns', () => {
     assert.deepEqual(findings('you are not an idiot'), []);
     assert.deepEqual(findings('he made a cake'), [], 'made is a German insult, he an English address');
     assert.deepEqual(findings('バカ'), []);
+    assert.deepEqual(findings('this vacuum cleaner sucks'), []);
+    assert.deepEqual(findings('what a stupid idea, what a great player'), []);
+    assert.deepEqual(findings('you suck'), [['insult', 'en', 'suck']]);
+    assert.deepEqual(findings('What a contemptuous clown he is'), [['insult', 'en', 'clown']]);
   });
   it('leaves counter-speech and quotations of hate alone', () => {
     assert.deepEqual(findings('Saying that you hate women shows how misguided you are.'), []);

@@ -218,7 +218,8 @@ export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Toke
           sentenceStart ??= sentenceStarts(text, spans);
           if (isCountered(rules, spans, sentenceStart[a] ?? 0, a)) continue;
         }
-        const first = spans[a];
+        // An insult pattern reports the insult itself ("what a clown": `clown`), like an addressed insult.
+        const first = spans[def?.kind === 'insult' ? b : a];
         const last = spans[b];
         if (def && first && last) out.push({ from: first.from, to: last.to, severity: 'strong', lang: def.lang, kind: def.kind });
       }
