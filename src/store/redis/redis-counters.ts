@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
-import { closeRedis, openRedis } from './connection.ts';
+import { closeRedis, lastConnectionError, openRedis } from './connection.ts';
 
 export interface RedisCountersOptions {
   url: string;
@@ -55,6 +55,11 @@ export class RedisCounters implements Counters {
 
   async ping(): Promise<void> {
     await this.#redis.ping();
+  }
+
+  /** Why the connection is down (the last connection error), for a start-up message; undefined when none was seen. */
+  connectionError(): unknown {
+    return lastConnectionError(this.#redis);
   }
 
   /** Idempotent. QUIT lets in-flight calls finish; a connection that is not up is simply dropped. */
