@@ -26,6 +26,8 @@ export interface PolicyOptions {
   worker: boolean;
   /** Private webhook targets allowed (WEBHOOK_ALLOW_PRIVATE); none when absent. */
   webhookTargets?: AllowedTargets;
+  /** Told of every failed delivery attempt of this process's worker (`givenUp` on the last one). */
+  onDeliveryFailure?: (givenUp: boolean) => void;
 }
 
 const HOUR_MS = 3_600_000;
@@ -45,7 +47,7 @@ export function createPolicy(opts: PolicyOptions): Policy {
   const { store, logger, clock } = opts;
   const targets = opts.webhookTargets ?? NO_PRIVATE_TARGETS;
   const snapshots = new PolicySnapshots(store, logger, opts.refreshMs);
-  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets }) : undefined;
+  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets, ...(opts.onDeliveryFailure && { onFailure: opts.onDeliveryFailure }) }) : undefined;
   const presence = new WebhookPresence(store, opts.refreshMs);
   // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).
   const raiser = new EventRaiser(store, logger, (accountId) => {

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Counters, Store } from '../../store/ports.ts';
 import type { Metrics } from '../../ops/metrics.ts';
+import { vigilVersion } from '../../version.ts';
 
 /** /healthz (process is up), /readyz (store and counters answer), /metrics (Prometheus). */
 export function registerHealthRoutes(app: FastifyInstance, deps: { store: Store; counters: Counters; metrics: Metrics }): void {
-  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  // The version lets a rolling upgrade be watched from the health checks.
+  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok', version: vigilVersion() }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const checks: Record<string, string> = {};
     const probe = async (name: string, fn: () => Promise<void>): Promise<void> => {
