@@ -17,7 +17,7 @@ import { registerLicenseRoute } from './http/routes/licenses.ts';
 import { registerHealthRoutes } from './http/routes/health.ts';
 import { logCanaryChanges } from './net/dns-canary.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
-import { clientErrorHandler, frameworkErrors, registerTransportHandlers } from './http/transport.ts';
+import { clientErrorHandler, frameworkErrors, registerTransportHandlers, requestId } from './http/transport.ts';
 import { Metrics } from './ops/metrics.ts';
 import { registerDatasetAgeMetric } from './ops/dataset-age-metric.ts';
 import { datasetAges } from './data/data-age.ts';
@@ -84,6 +84,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // No per-request child logger: request lines are ours (register-endpoint) and carry their own
     // fields; a pino child per request costs more than the rest of a country answer.
     childLoggerFactory: (logger) => logger,
+    // The request id (X-Request-Id if sane, else a UUID) is echoed in the answer and logged as `reqId` by the
+    // lines a request writes (register-endpoint, transport, admin).
+    requestIdHeader: false,
+    genReqId: requestId,
     // A hop count becomes the equivalent function: trust the nearest `n` proxies.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
     // Long query strings are legitimate here (10,000-character texts, 50 IPv6 addresses, URL-encoded).
@@ -117,7 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     worker: config.webhookWorker,
     webhookTargets: config.webhookAllowPrivate,
     userHash,
+    onDeliveryFailure: (givenUp) => metrics.deliveryFailed(givenUp),
   });
+  metrics.backlogs({ pendingDeliveries: () => store.events.countPending(), decisionBacklog: () => recorder.decisionBacklog() });
   const learning = createLearning({
     store, counters, secret: deps.secret, cardSecret: deps.cardSecret, policy, logger, velocity: deps.velocity, flushLogs: () => recorder.flush(), refreshMs: config.policyRefreshMs, clock,
     engines: { ip: deps.data.ip.sources, countries: deps.data.countries, email: deps.data.email, domains: deps.data.domains, phone: deps.data.phone, bins: deps.data.bins, reshippers: deps.data.reshippers },

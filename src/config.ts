@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDnsServer } from './net/dns.ts';
 import { parseAllowedTargets, type AllowedTargets } from './policy/webhooks/targets.ts';
@@ -7,10 +8,49 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 const emptyToUndefined = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
+/** A whole number from `min` to `max` (inclusive), with a message that says so whatever is wrong with it. */
+const int = (min: number, max: number, def: number): z.ZodType<number> => {
+  const msg = `must be a whole number from ${min} to ${max}`;
+  return z.preprocess(emptyToUndefined, z.coerce.number({ error: msg }).int(msg).min(min, msg).max(max, msg).default(def));
+};
+
+/** An issue from a parser that throws ConfigError (TRUST_PROXY, DNS_SERVERS): collected with zod's own issues. */
+const checkedBy = (parse: (raw: string | undefined) => unknown) =>
+  z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    });
+
+const LABEL = '[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const HOST_NAME = new RegExp(`^${LABEL}(\\.${LABEL})*\\.?$`);
+/** HOST: an IPv4 or IPv6 address or a host name; `999.1.1.1` is refused here rather than by getaddrinfo at listen. */
+function checkHost(raw: string): string | null {
+  if (isIP(raw) !== 0) return null;
+  if (/^[\d.]+$/.test(raw)) return 'is not a valid IPv4 address (four numbers from 0 to 255)';
+  if (raw.includes(':')) return 'is not a valid IPv6 address (write it without brackets, e.g. ::1)';
+  if (!HOST_NAME.test(raw) || raw.length > 253) return 'is not an IP address or a host name';
+  return null;
+}
+
 const EnvSchema = z
   .object({
-    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(8080)),
-    HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+    PORT: int(0, 65535, 8080),
+    HOST: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('0.0.0.0')
+        .superRefine((v, ctx) => {
+          const problem = checkHost(v);
+          if (problem) ctx.addIssue({ code: 'custom', message: `${problem}; use 0.0.0.0 (every interface), 127.0.0.1 (this machine only) or an address of this machine` });
+        }),
+    ),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
     DATABASE_URL: z.preprocess(
       emptyToUndefined,
@@ -29,7 +69,7 @@ const EnvSchema = z
     ),
     REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).regex(/^[^\s{}]*$/, 'must not hold spaces or braces (keys are hash-tagged after it)').default('vigil:')),
     REDIS_CLUSTER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('off')),
-    TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()),
+    TRUST_PROXY: z.preprocess(emptyToUndefined, checkedBy(parseTrustProxy)),
     SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     CARD_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     CARD_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -44,13 +84,13 @@ const EnvSchema = z
         .optional(),
     ),
     SEED_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
-    SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10000)),
-    HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(20_000)),
-    REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
-    KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(72_000)),
-    MAX_CONNECTIONS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000).default(256)),
-    DECISION_LOG_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(3650).default(30)),
-    POLICY_REFRESH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(3_600_000).default(1000)),
+    SHUTDOWN_TIMEOUT_MS: int(0, 3_600_000, 10000),
+    HEADERS_TIMEOUT_MS: int(100, 3_600_000, 20_000),
+    REQUEST_TIMEOUT_MS: int(100, 3_600_000, 30_000),
+    KEEP_ALIVE_TIMEOUT_MS: int(100, 3_600_000, 72_000),
+    MAX_CONNECTIONS_PER_IP: int(0, 1_000_000, 256),
+    DECISION_LOG_DAYS: int(0, 3650, 30),
+    POLICY_REFRESH_MS: int(50, 3_600_000, 1000),
     WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     WEBHOOK_ALLOW_PRIVATE: z.preprocess(
       emptyToUndefined,
@@ -66,14 +106,14 @@ const EnvSchema = z
         }),
     ),
     NETWORK: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
-    DNS_SERVERS: z.preprocess(emptyToUndefined, z.string().optional()),
+    DNS_SERVERS: z.preprocess(emptyToUndefined, checkedBy(parseDnsServers)),
     // A name whose MX records must resolve; `off` disables the canary (net/dns-canary.ts).
     DNS_CANARY_NAME: z.preprocess(
       emptyToUndefined,
       z.string().regex(/^(?:off|(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}\.?)$/, 'must be a domain name with MX records, or off').default('gmail.com'),
     ),
-    NETWORK_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(300)),
-    NETWORK_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(60_000).default(2000)),
+    NETWORK_BUDGET_MS: int(0, 10_000, 300),
+    NETWORK_TIMEOUT_MS: int(50, 60_000, 2000),
     RDAP_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     RDAP_ASN_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -219,7 +259,7 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
   const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
   for (const p of parts) {
     if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(p) && !['loopback', 'linklocal', 'uniquelocal'].includes(p)) {
-      throw new ConfigError(`TRUST_PROXY: "${p}" is not an IP address, CIDR range, hop count, true or false`);
+      throw new ConfigError(`"${p}" is not an IP address, CIDR range, hop count, true or false (e.g. TRUST_PROXY=127.0.0.1,10.0.0.0/8 or TRUST_PROXY=1)`);
     }
   }
   return parts;
@@ -230,17 +270,25 @@ function parseDnsServers(raw: string | undefined): string[] {
   const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
   return parts.map((p) => {
     const server = parseDnsServer(p);
-    if (server === null) throw new ConfigError(`DNS_SERVERS: "${p}" is not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)`);
+    if (server === null) throw new ConfigError(`"${p}" is not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)`);
     return server;
   });
 }
 
-/** Parses the environment; throws ConfigError naming every bad variable. */
+/** Variables whose values may hold a secret (a password in a URL): their values are never repeated. */
+const SECRET_VALUE = /SECRET|TOKEN|PASSWORD|_URL$|_KEY$/;
+
+/** Parses the environment; throws one ConfigError naming every bad variable, its value (unless secret) and the fix. */
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    const lines = parsed.error.issues.map((i) => {
+      const name = i.path.join('.');
+      const value = env[name];
+      const shown = value === undefined || SECRET_VALUE.test(name) ? '' : `=${JSON.stringify(value)}`;
+      return `${name}${shown}: ${i.message}`;
+    });
+    throw new ConfigError(`Invalid configuration (${lines.length} ${lines.length === 1 ? 'variable' : 'variables'}; see README "Configuration"):\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
   return Object.freeze({

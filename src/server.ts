@@ -8,8 +8,9 @@ import { loadEngineData } from './data/engine-data.ts';
 import { resolveSecret } from './accounts/secret.ts';
 import { resolveCardKey } from './accounts/card-key.ts';
 import { parseSeed } from './accounts/seed.ts';
-import { bootstrapIfEmpty } from './accounts/bootstrap.ts';
 import { watchDataFreshness } from './ops/data-freshness.ts';
+import { bootstrapIfEmpty, bootstrapNotice } from './accounts/bootstrap.ts';
+import { listenError } from './ops/startup-errors.ts';
 
 /** Opens stores, bootstraps, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function serve(config: Readonly<Config>): Promise<void> {
@@ -73,15 +74,25 @@ export async function serve(config: Readonly<Config>): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // The store may already hold a new account: its keys wait in DATA_DIR/bootstrap-keys.json for the next start.
+    throw listenError(config.host, config.port, err);
+  }
   const shown = address.replace('0.0.0.0', 'localhost');
   logger.info({ address, store: store.kind, counters: counters.kind }, 'Vigil is serving');
-  if (boot) {
-    // Printed once, on the first start only; also kept in DATA_DIR/bootstrap-keys.json (0600).
+  if (boot) logger.info({ account: boot.accountId, file: boot.file }, 'first start: created an account and its keys');
+  const notice = bootstrapNotice(config.dataDir);
+  if (notice?.kind === 'keys') {
+    // Printed by the first start that listens (a start that failed after creating them printed nothing).
     process.stdout.write(
-      `\nVigil: first start, created account "${boot.accountId}" (premium plan).\n` +
-        `  live key: ${boot.liveKey}\n  test key: ${boot.testKey}\n` +
-        `  (saved to ${boot.file})\n  try: curl "${shown}/lookup/country?CountryCode=DE&key=${boot.liveKey}"\n\n`,
+      `\nVigil: first start, created account "${notice.accountId}" (premium plan).\n` +
+        `  live key: ${notice.liveKey}\n  test key: ${notice.testKey}\n` +
+        `  (saved to ${notice.file})\n  try: curl "${shown}/lookup/country?CountryCode=DE&key=${notice.liveKey}"\n\n`,
     );
+  } else if (notice) {
+    process.stdout.write(`\nVigil: the keys of account "${notice.accountId}" are in ${notice.file} (mode 0600); keep them elsewhere and delete that file.\n\n`);
   }
 }

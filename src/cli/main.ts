@@ -16,12 +16,15 @@ import { PolicyConflictError } from '../store/policy-errors.ts';
 import { POLICY_USAGE, policyCommand } from './policy-commands.ts';
 import { DATA_USAGE, dataCommand } from './data-commands.ts';
 import { DatasetError } from '../data/import/index.ts';
+import { commandUsage, isSubcommand } from './usage.ts';
+import { vigilVersion } from '../version.ts';
 
 const USAGE = `vigil: self-hosted fraud prevention API
 
 Usage:
   vigil serve                                   start the HTTP API (same as npm start)
   vigil migrate                                 apply the store's pending migrations and exit (a deployment's migration step)
+  vigil --version                               print the version
   vigil seed FILE                               load a seed file (idempotent)
   vigil plans list
   vigil accounts list
@@ -56,6 +59,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
     process.stdout.write(USAGE + '\n');
     return cmd ? 0 : 2;
   }
+  if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
+    process.stdout.write(`vigil ${vigilVersion()}\n`);
+    return 0;
+  }
   const config = loadConfig(env);
   switch (cmd) {
     case 'serve':
@@ -69,7 +76,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       return 0;
     }
     case 'seed': {
-      if (!sub) throw new AccountsError('invalid', 'usage: vigil seed FILE');
+      if (!sub) return usageError(argv);
       let text: string;
       try {
         text = readFileSync(sub, 'utf8');
@@ -148,11 +155,23 @@ export async function main(argv: string[], env: Record<string, string | undefine
     default:
       break;
   }
-  process.stderr.write(`vigil: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
+  return usageError(argv);
+}
+
+/** A known command called wrongly gets its own usage; an unknown one the whole help. Exit code 2. */
+function usageError(argv: readonly string[]): number {
+  const [cmd = '', sub] = argv;
+  const own = commandUsage(USAGE, cmd, sub);
+  if (own === null) {
+    process.stderr.write(`vigil: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
+  } else {
+    const what = isSubcommand(USAGE, cmd, sub) ? `missing or extra arguments for "vigil ${cmd} ${sub}"` : sub === undefined ? `"vigil ${cmd}" needs a sub-command` : `unknown ${cmd} command "${sub}"`;
+    process.stderr.write(`vigil: ${what}\n\n${own}\n`);
+  }
   return 2;
 }
 
-const isEntry = process.argv[1] !== undefined && /(cli[\\/]main\.ts|bin[\\/]vigil(\.js)?)$/.test(process.argv[1]);
+const isEntry = process.argv[1] !== undefined && /(cli[\\/]main\.[jt]s|bin[\\/]vigil(\.js)?)$/.test(process.argv[1]);
 if (isEntry) {
   main(process.argv.slice(2), process.env).then(
     (code) => {
@@ -161,8 +180,9 @@ if (isEntry) {
     (err: unknown) => {
       const code = (err as { code?: unknown } | null)?.code;
       if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
-        // A bad option or stray argument is a usage error, like an unknown command.
-        process.stderr.write(`vigil: ${(err as Error).message}\n\n${USAGE}\n`);
+        // A bad option or stray argument is a usage error: the command's own usage (or the whole help).
+        const [cmd = '', sub] = process.argv.slice(2);
+        process.stderr.write(`vigil: ${(err as Error).message}\n\n${commandUsage(USAGE, cmd, sub) ?? USAGE}\n`);
         process.exit(2);
       }
       const known =

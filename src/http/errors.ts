@@ -35,6 +35,7 @@ export const ERRORS = {
   // Vigil's additions for transport-level failures, answered with the matching HTTP status (docs/api-decisions.md).
   400: { type: 'bad_request', description: 'The request could not be read: malformed URL, encoding or headers.' },
   404: { type: 'not_found', description: 'There is no method at this path. See /docs for the list of methods.' },
+  405: { type: 'method_not_allowed', description: 'This path does not answer this HTTP method; the Allow header lists the ones it answers. See /docs.' },
 } as const satisfies Record<number, { type: string; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

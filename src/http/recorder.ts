@@ -36,6 +36,11 @@ export class Recorder {
   private usage = new Map<string, UsageRow>();
   private log: RequestLogEntry[] = [];
   private decisions: PendingDecision[] = [];
+
+  /** Decisions buffered and not yet written (the decision-log backlog, for /metrics). */
+  decisionBacklog(): number {
+    return this.decisions.length;
+  }
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   #decisionTimer: NodeJS.Timeout | undefined;

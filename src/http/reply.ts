@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { render, type Format, type Rendered } from './formats/index.ts';
 import { ApiError, errorBody, type ErrorBody, type ErrorCode } from './errors.ts';
 import { BODY_TOO_LARGE } from './body.ts';
+import { vigilVersion } from '../version.ts';
 
 export interface RenderOptions {
   format: Format;
@@ -24,11 +25,20 @@ export function renderEnvelope(body: Record<string, unknown>, opts: RenderOption
  */
 const BYTES_FROM = 8192;
 
-/** Writes a rendered body with the CORS header; API answers are HTTP 200 unless `httpStatus` says otherwise. */
+/**
+ * Writes a rendered body with the headers of every answer (CORS, request id, version: answerHeaders is the
+ * same for other routes); API answers are HTTP 200 unless `httpStatus` says otherwise.
+ */
 export function writeRendered(reply: FastifyReply, out: Rendered, httpStatus = 200): FastifyReply {
-  reply.code(httpStatus).header('content-type', out.contentType).header('access-control-allow-origin', '*');
+  reply.code(httpStatus).header('content-type', out.contentType);
+  answerHeaders(reply);
   if (out.headers) for (const [k, v] of Object.entries(out.headers)) reply.header(k, v);
   return reply.send(out.body.length >= BYTES_FROM ? Buffer.from(out.body, 'utf8') : out.body);
+}
+
+/** CORS, `X-Request-Id` (the caller's when sane, else generated: transport.ts) and `X-Vigil-Version`, on every answer. */
+export function answerHeaders(reply: FastifyReply): void {
+  reply.header('access-control-allow-origin', '*').header('x-request-id', reply.request.id).header('x-vigil-version', vigilVersion());
 }
 
 /** Renders and writes an envelope in one go (errors outside the pipeline, 404s). */

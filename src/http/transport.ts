@@ -1,7 +1,9 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { errorBody, type ErrorCode } from './errors.ts';
-import { sendEnvelope, toErrorBody } from './reply.ts';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { answerHeaders, sendEnvelope, toErrorBody } from './reply.ts';
 
 const CORS = { 'access-control-allow-origin': '*' };
 
@@ -13,7 +15,7 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
   // API methods set the header as they write (writeRendered, also the 404 and error envelopes): a
   // global onRequest hook cost them about 3 µs a request. Every other route gets it from its own hook.
   const cors: onRequestHookHandler = (_req, reply, done) => {
-    reply.header('access-control-allow-origin', '*');
+    answerHeaders(reply);
     done();
   };
   app.addHook('onRoute', (route) => {
@@ -31,7 +33,15 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
       .send(),
   );
 
-  app.setNotFoundHandler((_req, reply) => sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 }));
+  const allowed = allowedMethods(app);
+  app.setNotFoundHandler((req, reply) => {
+    // A known path asked with another method is told which methods it answers (HTTP 405 and Allow), not "no method here".
+    const methods = req.method === 'OPTIONS' ? [] : allowed(req.url);
+    if (methods.length === 0) return sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 });
+    const list = methods.join(', ');
+    reply.header('allow', list);
+    return sendEnvelope(reply, { ...errorBody(405, `${req.method} is not answered at this path; it answers ${list}. See /docs.`) }, { format: 'JSON', httpStatus: 405 });
+  });
 
   app.setErrorHandler((err, req, reply) => {
     const routeConfig = req.routeOptions.config as { inputErrorCode?: ErrorCode; corsInAnswer?: boolean } | undefined;
@@ -47,10 +57,57 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
         if (status === 403 || status === 404) return sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 });
         return sendEnvelope(reply, { ...errorBody(400) }, { format: 'JSON', httpStatus: 400 });
       }
-      logger.error({ err }, 'unhandled error');
+      logger.error({ reqId: req.id, err }, 'unhandled error');
     }
     return sendEnvelope(reply, { ...mapped.body }, { format: 'JSON' });
   });
+}
+
+/** A caller's request id is kept when it is a plain token (a UUID, a trace id); anything else is replaced. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/**
+ * Fastify option `genReqId`: the request id logged with the request's lines and echoed as `X-Request-Id`,
+ * the caller's `X-Request-Id` when sane (so a proxy's or client's id follows the request), else a UUID.
+ */
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** HEAD comes with GET (Fastify answers it) and OPTIONS with every path (CORS preflight): neither is listed alone. */
+const LISTED = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The methods each registered path answers, for the 405's Allow header: collected as routes are added
+ * (`:param` matches one segment, `*` the rest), matched on the request's path without its query or a
+ * trailing slash (the router ignores one). Returns a lookup by request URL.
+ */
+function allowedMethods(app: FastifyInstance): (url: string) => string[] {
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map((m) => m.toUpperCase()).filter((m) => LISTED.has(m));
+    if (methods.length === 0) return;
+    const source = route.url
+      .replace(/\/+$/, '')
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    routes.push({ pattern: new RegExp(`^${source}/?$`), methods });
+  });
+  return (url) => {
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return [];
+    }
+    const found = new Set<string>();
+    for (const r of routes) if (r.pattern.test(path)) for (const m of r.methods) found.add(m);
+    if (found.has('GET')) found.add('HEAD');
+    return [...found];
+  };
 }
 
 /** Fastify option: framework-level failures (bad URL encoding, overlong path parameter). */

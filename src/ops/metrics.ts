@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of one app instance (own registry, so tests can build many apps). */
 export class Metrics {
@@ -30,7 +30,15 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly deliveryFailures = new Counter({
+    name: 'vigil_webhook_delivery_failures_total',
+    help: 'Failed webhook delivery attempts of this instance: result "retry" (another attempt is scheduled) or "given_up" (the last one)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   constructor(defaults = true) {
+    for (const result of ['retry', 'given_up']) this.deliveryFailures.inc({ result }, 0);
     // Both series from the start at 0, so an alert on an increase sees the first drop.
     for (const log of ['decision', 'request']) this.dropped.inc({ log }, 0);
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'vigil_' });
@@ -54,6 +62,39 @@ export class Metrics {
       this.latencyChildren.set(operation, histogram);
     }
     histogram.observe(seconds);
+  }
+
+  /** A failed webhook delivery attempt; `givenUp` when no other attempt follows. */
+  deliveryFailed(givenUp: boolean): void {
+    this.deliveryFailures.inc({ result: givenUp ? 'given_up' : 'retry' });
+  }
+
+  /**
+   * Gauges read when /metrics is scraped: the webhook backlog (pending delivery jobs of every account, from
+   * the store, so every instance reports the same shared figure) and this instance's decision-log backlog.
+   */
+  backlogs(sources: { pendingDeliveries: () => Promise<number>; decisionBacklog: () => number }): void {
+    new Gauge({
+      name: 'vigil_webhook_backlog',
+      help: 'Webhook delivery jobs pending in the store (the shared figure: every instance reports the same)',
+      registers: [this.registry],
+      async collect() {
+        // A store that does not answer leaves the last figure: /metrics itself must still answer.
+        try {
+          this.set(await sources.pendingDeliveries());
+        } catch {
+          // keep the previous value
+        }
+      },
+    });
+    new Gauge({
+      name: 'vigil_decision_log_backlog',
+      help: 'Policy decisions buffered in this instance and not yet written to the decision log',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.decisionBacklog());
+      },
+    });
   }
 
   /** A record of a batched log dropped as unwritable (src/store/unwritable.ts). */

@@ -28,6 +28,8 @@ export interface PolicyOptions {
   webhookTargets?: AllowedTargets;
   /** The keyed hash of a userID as user deletion records it (events of deleted users are not stored). */
   userHash?: (userId: string) => string;
+  /** Told of every failed delivery attempt of this process's worker (`givenUp` on the last one). */
+  onDeliveryFailure?: (givenUp: boolean) => void;
 }
 
 const HOUR_MS = 3_600_000;
@@ -51,7 +53,7 @@ export function createPolicy(opts: PolicyOptions): Policy {
   store.policyChanges.listen((accountId) => snapshots.changed(accountId)).catch((err: unknown) => {
     logger.error({ err }, 'listening for policy changes failed; retrying every second, the version check every POLICY_REFRESH_MS meanwhile');
   });
-  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets }) : undefined;
+  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets, ...(opts.onDeliveryFailure && { onFailure: opts.onDeliveryFailure }) }) : undefined;
   const presence = new WebhookPresence(store, opts.refreshMs);
   // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).
   const raiser = new EventRaiser(store, logger, (accountId) => {

@@ -4,6 +4,7 @@ import type { Counters, Store } from './ports.ts';
 import { PostgresStore } from './postgres/postgres-store.ts';
 import { RedisCounters } from './redis/redis-counters.ts';
 import { SqliteStore } from './sqlite/sqlite-store.ts';
+import { databaseError, redisError, sqliteError } from '../ops/startup-errors.ts';
 
 export { MemoryCounters, PostgresStore, RedisCounters, SqliteStore };
 
@@ -16,18 +17,25 @@ export async function openStore(opts: {
   /** SQLite: WAL checkpoints on a worker thread (the server), told here if that worker fails. */
   backgroundCheckpoint?: { onFailure: (err: Error) => void };
 }): Promise<Store> {
-  const store: Store = opts.databaseUrl
-    ? new PostgresStore({ connectionString: opts.databaseUrl, ...(opts.poolSize !== undefined && { max: opts.poolSize }) })
-    : new SqliteStore({
-      path: join(opts.dataDir, 'vigil.db'),
-      ...(opts.backgroundCheckpoint && { backgroundCheckpoint: true, onCheckpointFailure: opts.backgroundCheckpoint.onFailure }),
-    });
+  // Failures name the variable, the address and the fix (src/ops/startup-errors.ts).
+  const explain = (error: unknown): unknown => (opts.databaseUrl ? databaseError(opts.databaseUrl, error) : sqliteError(opts.dataDir, error));
+  let store: Store;
+  try {
+    store = opts.databaseUrl
+      ? new PostgresStore({ connectionString: opts.databaseUrl, ...(opts.poolSize !== undefined && { max: opts.poolSize }) })
+      : new SqliteStore({
+        path: join(opts.dataDir, 'vigil.db'),
+        ...(opts.backgroundCheckpoint && { backgroundCheckpoint: true, onCheckpointFailure: opts.backgroundCheckpoint.onFailure }),
+      });
+  } catch (error) {
+    throw explain(error);
+  }
   try {
     await store.migrate();
   } catch (error) {
     // Do not leak the pool or file handle of a store the caller never receives.
     await store.close().catch(() => undefined);
-    throw error;
+    throw explain(error);
   }
   return store;
 }
@@ -42,8 +50,9 @@ export async function openCounters(opts: { redisUrl?: string | undefined; redisP
   try {
     await counters.ping();
   } catch (error) {
+    const cause = counters.connectionError();
     await counters.close();
-    throw error;
+    throw redisError(opts.redisUrl, error, cause);
   }
   return counters;
 }

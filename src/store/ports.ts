@@ -280,6 +280,8 @@ export interface EventsPort {
   listAttempts(accountId: string, filter: { deliveryId?: number; eventId?: number }): Promise<DeliveryAttempt[]>;
   /** The earliest `nextAttemptAt` of any pending job, to sleep until then; null when none. */
   nextDue(): Promise<string | null>;
+  /** How many delivery jobs are pending (the webhook backlog of every account, for /metrics). */
+  countPending(): Promise<number>;
   /**
    * User deletion: removes the account's events raised with this `userId` or about one of these identity
    * hashes, with their delivery jobs and attempts (queued webhook payloads go with them). Counts per kind.

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -79,13 +79,41 @@ describe('cli usage and configuration', () => {
     }
   });
 
-  it('unknown commands and incomplete ones: usage on stderr, exit 2', async () => {
-    for (const args of [['bogus'], ['accounts'], ['plans', 'delete'], ['keys', 'create'], ['accounts', 'disable']]) {
+  it('an unknown command: the whole help on stderr, exit 2', async () => {
+    const r = await vigil(['bogus'], env);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^vigil: unknown command "bogus"/);
+    assert.match(r.stderr, /Usage:[\s\S]*vigil accounts create[\s\S]*vigil keys revoke KEY_ID/);
+  });
+
+  it('a known command called wrongly: the usage of that command only, exit 2', async () => {
+    const cases: [string[], RegExp, RegExp][] = [
+      [['keys', 'create'], /^vigil: missing or extra arguments for "vigil keys create"/, /^Usage:\n {2}vigil keys create ACCOUNT \[--test\][^\n]*$/m],
+      [['accounts', 'disable'], /^vigil: missing or extra arguments for "vigil accounts disable"/, /vigil accounts disable ID/],
+      [['accounts'], /^vigil: "vigil accounts" needs a sub-command/, /vigil accounts list[\s\S]*vigil accounts create/],
+      [['plans', 'delete'], /^vigil: unknown plans command "delete"/, /vigil plans list/],
+      [['seed'], /^vigil: "vigil seed" needs a sub-command/, /vigil seed FILE/],
+    ];
+    for (const [args, why, usage] of cases) {
       const r = await vigil(args, env);
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stdout, '', args.join(' '));
-      assert.match(r.stderr, new RegExp(`^vigil: unknown command "${args.join(' ')}"`));
-      assert.match(r.stderr, /Usage:/);
+      assert.match(r.stderr, why, args.join(' '));
+      assert.match(r.stderr, usage, args.join(' '));
+      // Only that command's lines: no other command, not the whole help.
+      assert.doesNotMatch(r.stderr, /unknown command|vigil serve|vigil data import/, args.join(' '));
+    }
+    const keys = await vigil(['keys', 'create'], env);
+    assert.equal(keys.stderr.split('\n').filter((l) => l.startsWith('  vigil ')).length, 1);
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const arg of ['--version', '-v', 'version']) {
+      const r = await vigil([arg], env);
+      assert.equal(r.code, 0, arg);
+      assert.equal(r.stdout, `vigil ${version}\n`);
     }
   });
 
@@ -250,7 +278,9 @@ describe('cli seed', () => {
       failed(await vigil(['seed', file], env), why);
     }
     failed(await vigil(['seed', join(dir, 'missing.json')], env), /seed file .*missing\.json cannot be read: ENOENT/);
-    failed(await vigil(['seed'], env), /usage: vigil seed FILE/);
+    const noFile = await vigil(['seed'], env);
+    assert.equal(noFile.code, 2);
+    assert.match(noFile.stderr, /Usage:\n {2}vigil seed FILE/);
     const ids = ok<AccountOut[]>(await vigil(['accounts', 'list'], env)).map((a) => a.id);
     assert.deepEqual(ids, ['acme']);
     assert.ok(!ok<PlanOut[]>(await vigil(['plans', 'list'], env)).some((p) => p.id === 'evilplan'));

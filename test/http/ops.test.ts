@@ -3,6 +3,7 @@
  * reference page, CORS, 404s and Server-Timing. Real SQLite store, app.inject.
  */
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { liveKey, makeTestApp, type TestApp } from '../helpers/harness.ts';
 
@@ -19,12 +20,36 @@ async function get(url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers });
 }
 const json = (body: string): Record<string, unknown> => JSON.parse(body) as Record<string, unknown>;
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('X-Vigil-Version and X-Request-Id on every answer', () => {
+  const urls = [`/lookup/country?CountryCode=DE&key=${KEY}`, '/lookup/country?CountryCode=ZZ', '/healthz', '/metrics', '/nope', '/openapi.json', '/admin/accounts'];
+  for (const url of urls) {
+    it(`${url}: the version, and a generated request id (a UUID)`, async () => {
+      const res = await get(url);
+      assert.equal(res.headers['x-vigil-version'], VERSION);
+      assert.match(String(res.headers['x-request-id']), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    });
+  }
+
+  it('a sane X-Request-Id of the caller is echoed; an odd one is replaced; each request gets its own', async () => {
+    const kept = await get(`/lookup/country?CountryCode=DE&key=${KEY}`, { 'x-request-id': 'trace-4bf92f35:01' });
+    assert.equal(kept.headers['x-request-id'], 'trace-4bf92f35:01');
+    for (const odd of ['has space', 'x'.repeat(129), '<script>', 'a"b']) {
+      const res = await get('/healthz', { 'x-request-id': odd });
+      assert.notEqual(res.headers['x-request-id'], odd);
+      assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    }
+    const [a, b] = await Promise.all([get('/healthz'), get('/healthz')]);
+    assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id']);
+  });
+});
 
 describe('health and readiness', () => {
-  it('/healthz is 200 ok', async () => {
+  it('/healthz is 200 ok with the version of package.json', async () => {
     const res = await get('/healthz');
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(json(res.body), { status: 'ok' });
+    assert.deepEqual(json(res.body), { status: 'ok', version: VERSION });
   });
 
   it('/readyz is 200 with the store and counters checks ok', async () => {
@@ -241,10 +266,8 @@ describe('404 envelope', () => {
     ['GET', '/nope'],
     ['GET', '/lookup'],
     ['GET', '/lookup/country/extra'],
-    ['POST', '/lookup/country'],
-    ['DELETE', '/ip'],
-    ['PUT', '/healthz'],
-    ['PATCH', '/lookup/country?CountryCode=DE'],
+    ['POST', '/nope'],
+    ['DELETE', '/admin/nothing/here'],
     ['GET', '/admin'],
   ];
   for (const [method, url] of cases) {
@@ -261,6 +284,36 @@ describe('404 envelope', () => {
       assert.match(String(body.description), /\/docs/);
     });
   }
+
+  const wrongMethod: ['GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH', string, string][] = [
+    ['GET', '/scoring/payment', 'POST'],
+    ['POST', '/lookup/country', 'GET, HEAD'],
+    ['DELETE', '/ip', 'GET, HEAD'],
+    ['PUT', '/healthz', 'GET, HEAD'],
+    ['PATCH', '/lookup/country?CountryCode=DE', 'GET, HEAD'],
+    ['GET', '/scoring/payment/', 'POST'],
+  ];
+  for (const [method, url, allow] of wrongMethod) {
+    it(`${method} ${url} (a known path) → HTTP 405, Allow: ${allow}, and the error envelope naming the methods`, async () => {
+      const res = await t.app.inject({ method, url, query: { key: KEY } });
+      assert.equal(res.statusCode, 405, res.body);
+      assert.equal(res.headers.allow, allow);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+      const body = json(res.body);
+      assert.deepEqual(Object.keys(body).sort(), ['code', 'description', 'status', 'type']);
+      assert.equal(body.status, 'error');
+      assert.equal(body.code, 405);
+      assert.equal(body.type, 'method_not_allowed');
+      assert.equal(body.description, `${method} is not answered at this path; it answers ${allow}. See /docs.`);
+    });
+  }
+
+  it('a path with a parameter knows its methods too (admin API)', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/admin/accounts/acme/keys' });
+    assert.equal(res.statusCode, 405, res.body);
+    assert.match(String(res.headers.allow), /GET/);
+  });
 
   it('a wrong method is not served and not metered', async () => {
     const series = 'vigil_requests_total{operation="lookup.country",code="0"}';

@@ -71,7 +71,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
                 : 'The request body is not valid JSON or has an unsupported Content-Type.';
           return adminError(reply, status, 'invalid_request', why);
         }
-        req.log.error({ err }, 'admin request failed');
+        req.log.error({ reqId: req.id, err }, 'admin request failed');
         return adminError(reply, 500, 'internal', 'The request failed; see the server log.');
       });
       const guarded = <T>(fn: () => Promise<T>, status = 200) => (reply: FastifyReply) => respond(reply, fn, status);

@@ -3,6 +3,7 @@ import type { Counters, Store } from '../../store/ports.ts';
 import type { Metrics } from '../../ops/metrics.ts';
 import type { CanaryStatus, DnsCanary } from '../../net/dns-canary.ts';
 import type { DatasetAge } from '../../data/data-age.ts';
+import { vigilVersion } from '../../version.ts';
 
 /**
  * /healthz (process is up), /readyz (store and counters answer; `details.dns` tells whether the
@@ -14,7 +15,8 @@ export function registerHealthRoutes(
   app: FastifyInstance,
   deps: { store: Store; counters: Counters; metrics: Metrics; dns?: DnsCanary | null; datasetAges?: () => readonly DatasetAge[] },
 ): void {
-  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
+  // The version lets a rolling upgrade be watched from the health checks.
+  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok', version: vigilVersion() }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const checks: Record<string, string> = {};
     const probe = async (name: string, fn: () => Promise<void>): Promise<void> => {

@@ -46,6 +46,8 @@ export interface WebhookWorkerDeps {
   targets?: AllowedTargets;
   /** How target names resolve (the system resolver unless a test gives its own). */
   resolve?: Resolve;
+  /** Told of every failed attempt: `givenUp` when it was the last one (for /metrics). */
+  onFailure?: (givenUp: boolean) => void;
 }
 
 /** Sleep floor when nothing could be claimed, so a head that is due but not yet claimable cannot spin the loop. */
@@ -101,6 +103,7 @@ export class WebhookWorker {
   readonly #clock: () => Date;
   readonly #targets: AllowedTargets;
   readonly #resolve: Resolve | undefined;
+  readonly #onFailure: ((givenUp: boolean) => void) | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   #loop: Promise<void> | undefined;
   #stopping = false;
@@ -113,6 +116,7 @@ export class WebhookWorker {
     this.#store = deps.store;
     this.#serverSecret = deps.serverSecret;
     this.#logger = deps.logger;
+    this.#onFailure = deps.onFailure;
     this.#clock = deps.clock ?? (() => new Date());
     this.#targets = deps.targets ?? NO_PRIVATE_TARGETS;
     this.#resolve = deps.resolve;
@@ -264,6 +268,7 @@ export class WebhookWorker {
       status,
       ...(error === null ? {} : { error }),
     };
+    if (status !== 'delivered') this.#onFailure?.(status === 'failed');
     if (status === 'delivered') this.#logger.debug(fields, 'webhook delivered');
     else if (status === 'failed') this.#logger.warn(fields, 'webhook delivery given up');
     else this.#logger.info({ ...fields, nextAttemptAt: new Date(next).toISOString() }, 'webhook delivery failed; will retry');

@@ -196,6 +196,10 @@ const Q = {
       SELECT ${isoSql('min(GREATEST(d.next_attempt_at, d.locked_until))')} AS due
       FROM (${HEADS}) h JOIN deliveries d ON d.id = h.id`,
   },
+  countPending: {
+    name: 'vigil_deliveries_count_pending',
+    text: `SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`,
+  },
 } as const;
 
 /**
@@ -359,6 +363,11 @@ export class PostgresEvents implements EventsPort {
   async nextDue(): Promise<string | null> {
     const { rows } = await this.pool.query<{ due: string | null }>(Q.nextDue);
     return rows[0]?.due ?? null;
+  }
+
+  async countPending(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(Q.countPending);
+    return rows[0]?.n ?? 0;
   }
 
   async deleteForUser(accountId: string, who: { userId?: string | undefined; identityHashes: readonly string[] }): Promise<Partial<Record<EventKind, number>>> {

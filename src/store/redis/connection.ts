@@ -19,9 +19,18 @@ export function openRedis(url: string, commandTimeoutMs = 1500, cluster = false)
   // Redis Cluster (REDIS_CLUSTER=on): the URL names one node; the client learns the others and the slots from it.
   const redis = cluster ? clusterClient(url, options) : new Redis(url, options);
   // Connection errors also reject the calls in flight, which is where callers see them. Without a listener
-  // ioredis would print every reconnect failure to the console.
-  redis.on('error', () => undefined);
+  // ioredis would print every reconnect failure to the console. The last one is kept: a failed call says only
+  // "max retries per request", the connection error says why (refused, unresolvable host...).
+  redis.on('error', (err: unknown) => lastErrors.set(redis, err));
+  redis.on('ready', () => lastErrors.delete(redis));
   return redis;
+}
+
+const lastErrors = new WeakMap<Redis, unknown>();
+
+/** The last connection error of a connection from openRedis, until it is ready again. */
+export function lastConnectionError(redis: Redis): unknown {
+  return lastErrors.get(redis);
 }
 
 /** QUIT lets in-flight calls finish; a connection that is not up (or dies while quitting) is simply dropped. */

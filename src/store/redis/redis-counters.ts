@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import type { Counters } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
-import { closeRedis, openRedis } from './connection.ts';
+import { closeRedis, lastConnectionError, openRedis } from './connection.ts';
 
 /** INCRBY on a key that exists; nil (no key created) otherwise. */
 const INCR_EXISTING = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false";
@@ -69,6 +69,11 @@ export class RedisCounters implements Counters {
 
   async ping(): Promise<void> {
     await this.#redis.ping();
+  }
+
+  /** Why the connection is down (the last connection error), for a start-up message; undefined when none was seen. */
+  connectionError(): unknown {
+    return lastConnectionError(this.#redis);
   }
 
   /** Idempotent. QUIT lets in-flight calls finish; a connection that is not up is simply dropped. */

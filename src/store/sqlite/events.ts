@@ -109,6 +109,7 @@ function prepare(db: Database) {
         FROM (SELECT min(id) AS id FROM deliveries WHERE status = 'pending' GROUP BY webhook_id) h
         JOIN deliveries d ON d.id = h.id`)
       .pluck(),
+    countPending: db.prepare<[], number>(`SELECT count(*) FROM deliveries WHERE status = 'pending'`).pluck(),
   };
 }
 
@@ -286,6 +287,10 @@ export class SqliteEvents implements EventsPort {
 
   nextDue(): Promise<string | null> {
     return settle(() => this.statements.nextDue.get() ?? null);
+  }
+
+  countPending(): Promise<number> {
+    return settle(() => this.statements.countPending.get() ?? 0);
   }
 
   deleteForUser(accountId: string, who: { userId?: string | undefined; identityHashes: readonly string[] }): Promise<Partial<Record<EventKind, number>>> {
