@@ -16,7 +16,7 @@ import { parseSeed } from '../../src/accounts/seed.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import type { Counters, Store } from '../../src/store/ports.ts';
 import { freePort } from '../helpers/free-port.ts';
-import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_SECRET } from '../helpers/harness.ts';
+import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_CARD_SECRET, TEST_SECRET } from '../helpers/harness.ts';
 
 const KEY = liveKey('backlog');
 
@@ -44,7 +44,7 @@ describe('metrics of backlogs and delivery failures; request ids in log lines', 
         done();
       },
     });
-    built = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, logger: pino({ level: 'debug' }, sink), processMetrics: false });
+    built = await buildApp({ config, store, counters, data: sharedEngineData(), secret: TEST_SECRET, cardSecret: TEST_CARD_SECRET, logger: pino({ level: 'debug' }, sink), processMetrics: false });
     await built.accounts.ensureBuiltinPlans();
     await built.applySeed(parseSeed(JSON.stringify({ accounts: [{ id: 'bl', plan: 'premium', keys: [KEY], webhooks: [{ url: `http://127.0.0.1:${closed}/hook`, secret: 'whsec_backlog' }] }] })));
     await built.app.ready();

@@ -26,10 +26,10 @@ export function openRedis(url: string, commandTimeoutMs = 1500, cluster = false)
   return redis;
 }
 
-const lastErrors = new WeakMap<Redis, unknown>();
+const lastErrors = new WeakMap<Redis | Cluster, unknown>();
 
 /** The last connection error of a connection from openRedis, until it is ready again. */
-export function lastConnectionError(redis: Redis): unknown {
+export function lastConnectionError(redis: Redis | Cluster): unknown {
   return lastErrors.get(redis);
 }
 
