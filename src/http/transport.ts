@@ -37,7 +37,8 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
   app.setNotFoundHandler((req, reply) => {
     // A known path asked with another method is told which methods it answers (HTTP 405 and Allow), not "no method here".
     const methods = req.method === 'OPTIONS' ? [] : allowed(req.url);
-    if (methods.length === 0) return sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 });
+    // A route of this very method that found nothing (a missing /docs asset) is a 404 too.
+    if (methods.length === 0 || methods.includes(req.method)) return sendEnvelope(reply, { ...errorBody(404) }, { format: 'JSON', httpStatus: 404 });
     const list = methods.join(', ');
     reply.header('allow', list);
     return sendEnvelope(reply, { ...errorBody(405, `${req.method} is not answered at this path; it answers ${list}. See /docs.`) }, { format: 'JSON', httpStatus: 405 });

@@ -106,7 +106,8 @@ describe('black box: seeded server and hostile transport input', () => {
     assert.equal(bodies.length, 6, answer);
     const parsed = bodies.slice(0, 5).map((b) => JSON.parse(b) as { status: string; code?: number; data?: { countryCode: string } });
     assert.deepEqual(parsed.map((b) => b.data?.countryCode ?? b.code), ['DE', 'FR', 116, 'JP', 'IT']);
-    assert.deepEqual(JSON.parse(bodies[5] ?? ''), { status: 'ok' });
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.deepEqual(JSON.parse(bodies[5] ?? ''), { status: 'ok', version });
     // Many connections at once (one turn of the server takes several): every answer is its own.
     const all = ['AT', 'BE', 'CH', 'DK', 'ES', 'FI', 'GR', 'HU', 'IE', 'LU', 'NL', 'NO', 'PL', 'PT', 'SE', 'SK'];
     const got = await Promise.all(all.map(async (c) => ((await (await fetch(url(`/lookup/country?CountryCode=${c}&key=${SEED_KEY}&params=timezone,flag`))).json()) as { data: { countryCode: string; flag: { svg: string } } }).data));

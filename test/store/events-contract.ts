@@ -284,6 +284,17 @@ export function runEventsContract(name: string, factory: () => Promise<Store>): 
         assert.deepEqual(await store.events.listDeliveries(lonely, {}), []);
       });
 
+      it('countPending counts the pending jobs of every account (the webhook backlog)', async () => {
+        const accountId = uid('acct');
+        const hooks = [makeWebhook(accountId), makeWebhook(accountId)];
+        for (const hook of hooks) await store.events.addWebhook(hook);
+        const before = await store.events.countPending();
+        await store.events.insertEvent(makeEvent(accountId));
+        assert.equal(await store.events.countPending(), before + 2);
+        assert.ok(await store.events.removeWebhook(accountId, hooks[0]!.id));
+        assert.equal(await store.events.countPending(), before + 1);
+      });
+
       it('lists deliveries newest first, by event or webhook, with a limit', async () => {
         const accountId = uid('acct');
         const [a, b] = [makeWebhook(accountId), makeWebhook(accountId)];
