@@ -126,7 +126,7 @@ const EnvSchema = z
         .transform((v, ctx) => {
           const ms = parseInterval(v);
           if (ms === null) {
-            ctx.addIssue({ code: 'custom', message: `"${v}" is not off or a duration of at least 10 minutes (e.g. 24h, 6h, 90m, 1d, or milliseconds such as 86400000)` });
+            ctx.addIssue({ code: 'custom', message: 'must be off or a duration of at least 10 minutes (e.g. 24h, 6h, 90m, 1d, or milliseconds such as 86400000)' });
             return z.NEVER;
           }
           return ms;

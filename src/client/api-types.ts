@@ -465,9 +465,9 @@ export interface components {
              * @description See the error catalogue in the README
              * @enum {integer}
              */
-            code: 101 | 102 | 103 | 104 | 105 | 106 | 107 | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 | 119 | 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 | 400 | 404;
+            code: 101 | 102 | 103 | 104 | 105 | 106 | 107 | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 | 119 | 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 | 400 | 404 | 405;
             /** @enum {string} */
-            type: "invalid_key" | "inactive_user" | "limit_reached" | "invalid_params" | "plan_expired" | "flood_detected" | "invalid_callback_name" | "invalid_format" | "callback_not_allowed" | "invalid_language" | "invalid_mode" | "invalid_ip" | "domain_not_whitelisted" | "security_module_not_allowed" | "generic_error" | "invalid_country_code" | "feature_not_available" | "invalid_phone_number" | "invalid_email_address" | "invalid_bin_number" | "invalid_asn" | "invalid_iban" | "invalid_userid" | "invalid_user_type" | "invalid_user_value" | "too_many_deletions" | "subscription_required" | "invalid_domain" | "invalid_text" | "invalid_payment_data" | "invalid_feedback" | "too_many_feedback_items" | "bad_request" | "not_found";
+            type: "invalid_key" | "inactive_user" | "limit_reached" | "invalid_params" | "plan_expired" | "flood_detected" | "invalid_callback_name" | "invalid_format" | "callback_not_allowed" | "invalid_language" | "invalid_mode" | "invalid_ip" | "domain_not_whitelisted" | "security_module_not_allowed" | "generic_error" | "invalid_country_code" | "feature_not_available" | "invalid_phone_number" | "invalid_email_address" | "invalid_bin_number" | "invalid_asn" | "invalid_iban" | "invalid_userid" | "invalid_user_type" | "invalid_user_value" | "too_many_deletions" | "subscription_required" | "invalid_domain" | "invalid_text" | "invalid_payment_data" | "invalid_feedback" | "too_many_feedback_items" | "bad_request" | "not_found" | "method_not_allowed";
             /** @description What to fix, in a full sentence */
             description: string;
         };

@@ -15,7 +15,7 @@ describe('DATA_UPDATE_INTERVAL', () => {
     assert.equal(loadConfig({ DATA_UPDATE_INTERVAL: '12h' }).dataUpdateIntervalMs, 43_200_000);
   });
   it('names the variable and the accepted forms when invalid', () => {
-    assert.throws(() => loadConfig({ DATA_UPDATE_INTERVAL: '5m' }), (e: unknown) => e instanceof ConfigError && /DATA_UPDATE_INTERVAL: "5m" is not off or a duration of at least 10 minutes \(e\.g\. 24h/.test(e.message));
+    assert.throws(() => loadConfig({ DATA_UPDATE_INTERVAL: '5m' }), (e: unknown) => e instanceof ConfigError && /DATA_UPDATE_INTERVAL="5m": must be off or a duration of at least 10 minutes \(e\.g\. 24h/.test(e.message));
   });
 });
 
@@ -25,7 +25,7 @@ describe('MaxMind credentials', () => {
     assert.deepEqual(loadConfig({ MAXMIND_ACCOUNT_ID: '123456', MAXMIND_LICENSE_KEY: 'abcDEF123_mmk' }).maxmind, { accountId: '123456', licenseKey: 'abcDEF123_mmk', baseUrl: 'https://download.maxmind.com' });
     assert.equal(loadConfig({ MAXMIND_ACCOUNT_ID: '1', MAXMIND_LICENSE_KEY: 'abcDEF123_mmk', MAXMIND_BASE_URL: 'http://127.0.0.1:9/' }).maxmind?.baseUrl, 'http://127.0.0.1:9');
     assert.throws(() => loadConfig({ MAXMIND_LICENSE_KEY: 'abcDEF123_mmk' }), /MAXMIND_ACCOUNT_ID: MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY go together/);
-    assert.throws(() => loadConfig({ MAXMIND_ACCOUNT_ID: 'me', MAXMIND_LICENSE_KEY: 'abcDEF123_mmk' }), /MAXMIND_ACCOUNT_ID: must be the numeric MaxMind account ID/);
+    assert.throws(() => loadConfig({ MAXMIND_ACCOUNT_ID: 'me', MAXMIND_LICENSE_KEY: 'abcDEF123_mmk' }), /MAXMIND_ACCOUNT_ID="me": must be the numeric MaxMind account ID/);
     assert.throws(() => loadConfig({ MAXMIND_ACCOUNT_ID: '1', MAXMIND_LICENSE_KEY: 'key with spaces' }), /MAXMIND_LICENSE_KEY: must be a MaxMind licence key/);
     assert.throws(() => loadConfig({ MAXMIND_ACCOUNT_ID: '1', MAXMIND_LICENSE_KEY: 'abcDEF123_mmk', MAXMIND_BASE_URL: 'not a url' }), /MAXMIND_BASE_URL: must be an absolute URL/);
   });

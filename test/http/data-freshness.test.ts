@@ -91,7 +91,7 @@ describe('data age in /readyz and /metrics', () => {
       writeFileSync(join(r.dir, 'datasets', 'datacenter-ipcat', 'manifest.json'), '{"name": 1}');
       const ready = await r.app.inject({ url: '/readyz' });
       assert.equal(ready.statusCode, 200);
-      assert.match((JSON.parse(ready.body) as { datasets: { error: string } }).datasets.error, /not a dataset manifest/);
+      assert.match((JSON.parse(ready.body) as { details: { datasets: { error: string } } }).details.datasets.error, /not a dataset manifest/);
       const metrics = await r.app.inject({ url: '/metrics' });
       assert.equal(metrics.statusCode, 200);
       assert.match(metrics.body, /vigil_requests_total|vigil_records_dropped_total/);

@@ -171,12 +171,12 @@ describe('POST /scoring/payment: input errors (130, HTTP 200, nothing stored)', 
 });
 
 describe('POST /scoring/payment: storage, velocity, test mode', () => {
-  it('a live scoring is stored with the BIN and keyed hashes only (no last four beside the card\'s hash)', async () => {
+  it('a live scoring is stored with the BIN, the last four and keyed hashes only (the card hash keyed with the card key)', async () => {
     await score({ ...FULL, transaction_id: 'stored-1' });
     const [s] = await t.store.scorings.byTransaction('pay', 'stored-1');
     assert.ok(s);
     assert.equal(s.cardBin, '411111');
-    assert.equal(s.cardLast4, null);
+    assert.equal(s.cardLast4, '1111');
     assert.match(String(s.identities.card), /^[0-9a-f]{64}$/);
     assert.match(String(s.identities.email), /^[0-9a-f]{64}$/);
     assert.equal(s.amount, 49.9);
