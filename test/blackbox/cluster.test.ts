@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createServer } from 'node:http';
 import { startServer, stop, type Running } from '../helpers/server-process.ts';
+import { startEventReceiver } from '../helpers/event-receiver.ts';
 import { createTestDatabase, queryOnce, SKIP_PG, type TestDatabase } from '../store/pg-test-database.ts';
 import { deleteKeys, openRedisAdmin, SKIP_REDIS, TEST_REDIS_URL } from '../helpers/redis.ts';
 import { counterKeys } from '../../src/store/counter-keys.ts';
@@ -141,30 +141,14 @@ describe('two server processes on one PostgreSQL and one Redis', { skip: SKIP_PG
   });
 
   it('events raised on both instances reach a webhook once each, in event order, with both workers running', async () => {
-    const got: number[] = [];
-    const receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        got.push((JSON.parse(body) as { event_id: number }).event_id);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startEventReceiver();
     try {
-      const address = receiver.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      await admin(b, 'POST', `/accounts/${ACCOUNT}/webhooks`, { url: `http://127.0.0.1:${port}/hook` });
+      await admin(b, 'POST', `/accounts/${ACCOUNT}/webhooks`, { url: receiver.url });
       // The address is blacklisted (above): each live call raises one event.
       for (let n = 0; n < 12; n++) await api(n % 2 ? a : b, 'GET', '/lookup/ip', { key: KEY, ip: '203.0.113.77', params: 'security' });
-      const until = Date.now() + 15_000;
-      while (got.length < 12 && Date.now() < until) await sleep(50);
-      await sleep(300);
-      assert.equal(got.length, 12, `deliveries: ${got.join(',')}`);
-      assert.equal(new Set(got).size, 12, 'each event once');
-      assert.deepEqual(got, [...got].sort((x, y) => x - y), 'in event order');
+      await receiver.expectOnceInOrder(12, 15_000);
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 

@@ -11,7 +11,7 @@ import { buildApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openCounters, openStore } from '../../src/store/index.ts';
 import type { Counters, Store } from '../../src/store/ports.ts';
-import { createServer, type Server } from 'node:http';
+import { startEventReceiver } from '../helpers/event-receiver.ts';
 import { ADMIN_TOKEN, liveKey, sharedEngineData, TEST_CARD_SECRET, TEST_SECRET } from '../helpers/harness.ts';
 import { withPolicyProbe } from '../helpers/policy-probe.ts';
 import { parseSeed } from '../../src/accounts/seed.ts';
@@ -140,30 +140,14 @@ describe('scale-out: rules, lists and webhooks across instances', () => {
   });
 
   it('events raised on both instances reach a webhook once each, in event order, with both workers running', async () => {
-    const got: number[] = [];
-    const receiver: Server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        got.push((JSON.parse(body) as { event_id: number }).event_id);
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startEventReceiver();
     try {
-      const addr = receiver.address();
-      const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hook`;
-      const hook = await admin(1, `/admin/accounts/${policyAccount}/webhooks`, { url });
+      const hook = await admin(1, `/admin/accounts/${policyAccount}/webhooks`, { url: receiver.url });
       assert.equal(hook.statusCode, 201, hook.body);
       for (let n = 0; n < 12; n++) assert.equal(await blacklisted(n % 2, 'CH'), true);
-      const until = Date.now() + 10_000;
-      while (got.length < 12 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-      await new Promise((r) => setTimeout(r, 200));
-      assert.equal(got.length, 12, `deliveries: ${got.join(',')}`);
-      assert.deepEqual(got, [...got].sort((a, b) => a - b), 'in event order');
-      assert.equal(new Set(got).size, 12, 'each event once');
+      await receiver.expectOnceInOrder(12, 10_000);
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 });
