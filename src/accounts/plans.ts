@@ -19,6 +19,9 @@ export const BUILTIN_PLANS: readonly Plan[] = Object.freeze([
 
 export { NOT_STANDARD };
 
+/** Every method a plan can list (the console's plan form offers these; `*` means all, including later ones). */
+export const PLAN_METHODS: readonly string[] = Object.freeze([...ALL_FOUR, ...NOT_STANDARD]);
+
 /** True when the plan lists the method (path without leading slash) or `*`. */
 export function planAllowsMethod(plan: Plan, method: string): boolean {
   return plan.methods.includes('*') || plan.methods.includes(method);

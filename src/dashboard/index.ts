@@ -13,6 +13,7 @@ import { registerOperators } from './pages/operators.ts';
 import { registerWebhooks } from './pages/webhooks.ts';
 import { registerModel } from './pages/model.ts';
 import { registerPayments } from './pages/payments.ts';
+import { registerPlans } from './pages/plans.ts';
 
 export type { DashboardDeps } from './deps.ts';
 
@@ -75,6 +76,7 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
       registerModel(scope, deps);
       registerAudit(scope, deps);
       registerOperators(scope, deps);
+      registerPlans(scope, deps);
       done();
     },
     { prefix: '/dashboard' },

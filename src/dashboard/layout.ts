@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Ctx } from './context.ts';
 import { html, type Html } from './html.ts';
 
-export type Section = 'overview' | 'events' | 'payments' | 'rules' | 'lists' | 'webhooks' | 'model' | 'audit' | 'accounts' | 'none';
+export type Section = 'overview' | 'events' | 'payments' | 'rules' | 'lists' | 'webhooks' | 'model' | 'audit' | 'accounts' | 'plans' | 'none';
 
 const ACCOUNT_PAGES: Array<[Section, string, string]> = [
   ['overview', 'overview', 'Overview'],
@@ -34,6 +34,9 @@ export const NOTICES: Record<string, string> = {
   'key-revoked': 'Key revoked.',
   'user-created': 'Dashboard user created.',
   'user-deleted': 'Dashboard user deleted.',
+  'plan-created': 'Plan created.',
+  'plan-updated': 'Plan saved: the accounts on it have the new limits.',
+  'plan-assigned': 'Plan changed.',
 };
 
 function nav(ctx: Ctx | undefined, active: Section): Html {
@@ -42,7 +45,10 @@ function nav(ctx: Ctx | undefined, active: Section): Html {
   const link = (href: string, label: string, on: boolean) => html`<li><a href="${href}"${on ? html` aria-current="page"` : ''}>${label}</a></li>`;
   const items: Html[] = [];
   if (account) for (const [section, path, label] of ACCOUNT_PAGES) items.push(link(`/dashboard/a/${encodeURIComponent(account)}/${path}`, label, active === section));
-  if (ctx.session.role === 'operator') items.push(link('/dashboard/accounts', 'Accounts, plans, keys', active === 'accounts'));
+  if (ctx.session.role === 'operator') {
+    items.push(link('/dashboard/accounts', 'Accounts, plans, keys', active === 'accounts'));
+    items.push(link('/dashboard/plans', 'Plans', active === 'plans'));
+  }
   const switcher = ctx.session.role === 'operator' && ctx.accountIds.length > 0
     ? html`<form class="switch" method="get" action="/dashboard/switch">
         <label for="switch-account">Account</label>

@@ -260,6 +260,49 @@ describe('pages and changes', () => {
   });
 });
 
+describe('plans (operators)', () => {
+  it('lists plans with their quotas, creates and edits one, puts an account on it; audited; analysts get 404', async () => {
+    const op = await operator();
+    const list = await op.get('/dashboard/plans');
+    assert.equal(list.status, 200);
+    assert.match(list.body, /<tr data-plan="standard"><td>standard<\/td><td>geoip, [^<]+<\/td><td>security<\/td><td class="num">100,000<\/td><td>1000 per 1 s<\/td>/);
+    const plan = { id: 'gold', 'method:lookup/ip': 'on', 'method:scoring/email': 'on', 'module:security': 'on', monthlyQuota: '2500', floodLimit: '20', floodWindow: '1' };
+    const bad = await op.post('/dashboard/plans', { ...plan, monthlyQuota: 'lots' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body, /The monthly quota must be a whole number/);
+    assert.match(bad.body, /name="method:scoring\/email" checked/, 'the refused form keeps what was typed');
+    assert.equal(await t.store.accounts.getPlan('gold'), null);
+    assert.equal((await op.post('/dashboard/plans', plan)).status, 303);
+    assert.deepEqual(await t.store.accounts.getPlan('gold'), { id: 'gold', methods: ['lookup/ip', 'scoring/email'], modules: ['security'], monthlyQuota: 2500, flood: { limit: 20, windowSeconds: 1 } });
+    assert.equal((await op.post('/dashboard/plans', plan)).status, 409, 'creating over an existing plan is refused');
+    const edit = await op.get('/dashboard/plans/gold/edit');
+    assert.match(edit.body, /name="method:lookup\/ip" checked/);
+    assert.match(edit.body, /id="plan-quota" name="monthlyQuota" inputmode="numeric" value="2500"/);
+    assert.equal((await op.post('/dashboard/plans', { ...plan, replace: 'yes', monthlyQuota: '', all_methods: 'on' })).status, 303);
+    assert.deepEqual(await t.store.accounts.getPlan('gold'), { id: 'gold', methods: ['*'], modules: ['security'], monthlyQuota: null, flood: { limit: 20, windowSeconds: 1 } });
+
+    assert.equal((await op.post('/dashboard/plans/assign', { account: 'rival', plan: 'nope' })).status, 404);
+    assert.equal((await op.post('/dashboard/plans/assign', { account: 'rival', plan: 'gold' })).status, 303);
+    assert.equal((await t.store.accounts.getAccount('rival'))?.planId, 'gold');
+    assert.match((await op.get('/dashboard/a/rival/overview')).body, /Plan <strong>gold<\/strong>/);
+    // The API answers under the new plan at once (gold now allows every method).
+    assert.equal((await apiCall(t, 'GET', '/scoring/email', OTHER, undefined, { email: 'x@example.com' })).status, 'success');
+    const audit = (await t.store.console.listAudit({ limit: 20 })).map((e) => `${e.action} ${e.detail}`);
+    assert.ok(audit.includes('account.plan rival: premium → gold'), audit.join('\n'));
+    assert.ok(audit.some((a) => a.startsWith('plan.create gold: lookup/ip scoring/email; modules security; quota 2500')));
+    assert.ok(audit.some((a) => a.startsWith('plan.update gold: *')));
+    const csrfLess = await op.post('/dashboard/plans/assign', { account: 'rival', plan: 'premium' }, '');
+    assert.equal(csrfLess.status, 403);
+    assert.equal((await op.post('/dashboard/plans/assign', { account: 'rival', plan: 'premium' })).status, 303);
+
+    const analyst = new ConsoleClient(t);
+    assert.equal(await analyst.signIn({ secret: KEY }), 303);
+    assert.equal((await analyst.get('/dashboard/plans')).status, 404);
+    assert.equal((await analyst.post('/dashboard/plans/assign', { account: 'shop', plan: 'gold' }, (/name="_csrf" value="([^"]+)"/.exec((await analyst.get('/dashboard/a/shop/overview')).body))?.[1])).status, 404);
+    assert.equal((await t.store.accounts.getAccount('shop'))?.planId, 'premium');
+  });
+});
+
 describe('dataset updates started by an operator', () => {
   it('runs vigil data update from DATA_SOURCES_FILE in the background and shows its progress; analysts cannot start one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-dash-sources-'));

@@ -39,7 +39,7 @@ ${actionButton(ctx, `/dashboard/accounts/${encodeURIComponent(a.id)}/keys`, 'New
 <h2>Plans</h2>
 <div class="scroll"><table><thead><tr><th scope="col">Plan</th><th scope="col">Methods</th><th scope="col">Modules</th><th scope="col" class="num">Monthly quota</th><th scope="col">Flood limit</th></tr></thead>
 <tbody>${plans.map((p) => html`<tr><td>${p.id}</td><td>${p.methods.join(', ')}</td><td>${p.modules.join(', ')}</td><td class="num">${p.monthlyQuota?.toLocaleString('en') ?? 'none'}</td><td>${p.flood.limit} per ${p.flood.windowSeconds} s</td></tr>`)}</tbody></table></div>
-<p class="muted">Plans are edited with <code>PUT /admin/plans/:id</code> or a seed file.</p>
+<p><a href="/dashboard/plans">Create and edit plans, change an account's plan</a></p>
 <h2>Dashboard users</h2>
 <div class="scroll"><table><thead><tr><th scope="col">User</th><th scope="col">Account</th><th scope="col">Created</th><th scope="col"></th></tr></thead>
 <tbody>${users.map((u) => html`<tr><td>${u.username}</td><td>${u.accountId}</td><td>${u.createdAt.slice(0, 10)}</td><td>${actionButton(ctx, `/dashboard/users/${encodeURIComponent(u.username)}/delete`, 'Delete', { cls: 'danger', confirm: `Delete ${u.username}? Their sessions end.` })}</td></tr>`)}</tbody></table></div>
