@@ -28,7 +28,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { project: false, projectService: false, program: null },
       sourceType: 'script',
-      globals: { document: 'readonly', window: 'readonly', HTMLFormElement: 'readonly' },
+      globals: { document: 'readonly', window: 'readonly', HTMLFormElement: 'readonly', fetch: 'readonly', DOMParser: 'readonly' },
     },
   },
 );

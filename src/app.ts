@@ -173,7 +173,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerDashboard(app, {
       accounts, store, counters, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
       sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
-      updates: new DataUpdates(config.dataDir, config.dataSourcesFile, clock),
+      updates: new DataUpdates(store.console, {
+        dataDir: config.dataDir, sourcesFile: config.dataSourcesFile, importDir: config.dataImportDir, clock, logger, soleInstance: store.kind === 'sqlite',
+      }),
     });
   }
   const applySeed = async (seed: Seed): Promise<Record<string, number>> => {

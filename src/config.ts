@@ -118,6 +118,7 @@ const EnvSchema = z
     RDAP_ASN_BOOTSTRAP_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     CRAWLER_RANGES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
     DATA_SOURCES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+    DATA_IMPORT_DIR: z.preprocess(emptyToUndefined, z.string().optional()),
     DATA_UPDATE_INTERVAL: z.preprocess(
       emptyToUndefined,
       z
@@ -231,6 +232,8 @@ export interface Config {
   crawlerRangesFile: string | undefined;
   /** JSON file replacing the public sources `vigil data update NAME` downloads (src/data/import/update.ts). */
   dataSourcesFile: string | undefined;
+  /** DATA_IMPORT_DIR: the directory whose files operators may import from the console by path (unset: off). */
+  dataImportDir: string | undefined;
   /** DATA_UPDATE_INTERVAL in ms (0: off): how often a server runs `vigil data update --all` itself, with jitter. */
   dataUpdateIntervalMs: number;
   /** MaxMind credentials (MAXMIND_ACCOUNT_ID, MAXMIND_LICENSE_KEY): GeoLite2 downloads as geoipupdate does; undefined without them. */
@@ -326,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     rdapAsnBootstrapFile: e.RDAP_ASN_BOOTSTRAP_FILE,
     crawlerRangesFile: e.CRAWLER_RANGES_FILE,
     dataSourcesFile: e.DATA_SOURCES_FILE,
+    dataImportDir: e.DATA_IMPORT_DIR,
     dataUpdateIntervalMs: e.DATA_UPDATE_INTERVAL,
     maxmind: e.MAXMIND_ACCOUNT_ID !== undefined && e.MAXMIND_LICENSE_KEY !== undefined
       ? { accountId: e.MAXMIND_ACCOUNT_ID, licenseKey: e.MAXMIND_LICENSE_KEY, baseUrl: e.MAXMIND_BASE_URL }

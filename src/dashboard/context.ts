@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AccountsError } from '../accounts/service.ts';
@@ -70,8 +71,10 @@ export function page(deps: DashboardDeps, handler: Handler, opts: { operatorOnly
       if (req.method === 'GET') return reply.redirect(`/dashboard/sign-in?next=${encodeURIComponent(req.url)}`, 303);
       return errorPage(reply, 401, 'Signed out', 'Your session has ended. Sign in again and repeat the change.');
     }
-    const form = strings(req.body);
-    if (req.method !== 'GET' && !deps.sessions.checkCsrf(session, form._csrf)) {
+    // An upload's body is a stream (read by its page); its CSRF token comes in a header, which no other site can set.
+    const streamed = req.body instanceof Readable;
+    const form = streamed ? {} : strings(req.body);
+    if (req.method !== 'GET' && !deps.sessions.checkCsrf(session, streamed ? req.headers['x-csrf-token'] : form._csrf)) {
       return errorPage(reply, 403, 'Refused', 'The form is missing its security token or it is out of date. Reload the page and try again.');
     }
     if (opts.operatorOnly && session.role !== 'operator') return errorPage(reply, 404, 'Not found', 'There is no such page.');

@@ -26,7 +26,7 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 /** No inline script or style, nothing from elsewhere, never framed. */
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** Form posts as flat string fields (no file uploads: CSV files are read into a text field by the page). */
+/** Form posts as flat string fields (CSV files are read into a text field by the page; dataset uploads are streamed). */
 const FORM_LIMIT = 32 * 1024 * 1024;
 
 /** The web console under /dashboard (docs/dashboard.md): server-rendered pages over the admin API's services. */
@@ -36,6 +36,8 @@ export function registerDashboard(app: FastifyInstance, deps: DashboardDeps): vo
       scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, next) => {
         next(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
+      // Dataset uploads (model page): the body stays a stream, written to a temp file by its route with a size cap.
+      scope.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
       scope.addHook('onRoute', (route) => {
         // Not part of the public API document; and no `Access-Control-Allow-Origin: *` on console pages.
         route.schema = { ...route.schema, hide: true };

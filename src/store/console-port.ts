@@ -62,6 +62,37 @@ export interface DayCount {
   n: number;
 }
 
+/** A dataset update started from the console, as stored: the Model and data page's history survives restarts. */
+export type UpdateJobState = 'running' | 'done' | 'failed' | 'interrupted';
+
+export interface UpdateJob {
+  id: number;
+  /** The dataset (vigil data update NAME). */
+  dataset: string;
+  /** Where the data came from: `sources`, `file <path>` or `upload <file name>`. */
+  source: string;
+  /** Who started it, as in the audit log. */
+  actor: string;
+  state: UpdateJobState;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Last sign of life of the process running it: a running job whose process died stops moving. */
+  heartbeatAt: string;
+  /** The latest progress lines (as `vigil data update` prints them), then the outcome. */
+  lines: string[];
+  error: string | null;
+}
+
+export type NewUpdateJob = Omit<UpdateJob, 'id' | 'finishedAt' | 'error' | 'state' | 'lines'> & { lines?: string[] };
+
+export interface UpdateJobChange {
+  state: UpdateJobState;
+  lines: string[];
+  heartbeatAt: string;
+  finishedAt?: string | null;
+  error?: string | null;
+}
+
 export interface ConsolePort {
   insertSession(session: ConsoleSession): Promise<void>;
   /** The session when it exists and has not expired at `now`. */
@@ -101,6 +132,16 @@ export interface ConsolePort {
   topRules(accountId: string, from: string, to: string, sample: number): Promise<Array<{ rule: string; n: number }>>;
   /** Payment scorings newest first; `before` pages by id; with `card`, those of one BIN (and last four). */
   payments(accountId: string, filter: { before?: number; limit: number; card?: { bin: string; last4?: string } }): Promise<PaymentRow[]>;
+
+  /** Records a started dataset update (state running); returns its id. */
+  insertUpdateJob(job: NewUpdateJob): Promise<number>;
+  /** Writes a job's progress or outcome. */
+  saveUpdateJob(id: number, change: UpdateJobChange): Promise<void>;
+  getUpdateJob(id: number): Promise<UpdateJob | null>;
+  /** Newest first; of one dataset or all. */
+  listUpdateJobs(filter: { dataset?: string; limit: number }): Promise<UpdateJob[]>;
+  /** Running jobs whose heartbeat is older than `staleBefore` become `interrupted` (their process died); returns how many. */
+  interruptStaleUpdateJobs(staleBefore: string, finishedAt: string): Promise<number>;
 }
 
 /** A role as read back from the store. */
@@ -110,6 +151,11 @@ export function consoleRole(value: string): ConsoleRole {
 }
 
 export const MAX_AUDIT_PAGE = 500;
+
+export function updateJobState(value: string): UpdateJobState {
+  if (value === 'running' || value === 'done' || value === 'failed' || value === 'interrupted') return value;
+  throw new Error(`unexpected update job state: ${JSON.stringify(value)}`);
+}
 
 export function eventLabel(value: string): 'fraud' | 'legit' {
   if (value === 'fraud' || value === 'legit') return value;

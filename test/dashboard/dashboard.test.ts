@@ -4,10 +4,11 @@
  * POST /feedback/event sends them, list imports with per-line errors, and the audit log.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { DataUpdates, STALE_UPDATE_MS } from '../../src/dashboard/data-updates.ts';
 import { apiCall } from '../helpers/api-client.ts';
 import { ConsoleClient } from '../helpers/console-client.ts';
 import { ADMIN_TOKEN, liveKey, makeTestApp, testKey, type TestApp } from '../helpers/harness.ts';
@@ -304,6 +305,16 @@ describe('plans (operators)', () => {
 });
 
 describe('dataset updates started by an operator', () => {
+  /** Follows an update's page until it is no longer running. */
+  async function settled(op: ConsoleClient, location: string): Promise<string> {
+    let page = await op.get(location);
+    for (let i = 0; i < 100 && /id="update-state">running/.test(page.body); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      page = await op.get(location);
+    }
+    return page.body;
+  }
+
   it('runs vigil data update from DATA_SOURCES_FILE in the background and shows its progress; analysts cannot start one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-dash-sources-'));
     writeFileSync(join(dir, 'tor.txt'), '# test list\n198.51.100.7\n198.51.100.8\nnot-an-address\n');
@@ -314,24 +325,112 @@ describe('dataset updates started by an operator', () => {
       assert.equal(await op.signIn({ secret: ADMIN_TOKEN }), 303);
       const model = await op.get('/dashboard/a/data/model');
       assert.match(model.body, /action="\/dashboard\/a\/data\/model\/updates\/tor-exit-nodes"/);
+      assert.match(model.body, /No dataset update was started from the console yet/);
       const start = await op.post('/dashboard/a/data/model/updates/tor-exit-nodes', {});
       assert.equal(start.status, 303);
-      let page = await op.get('/dashboard/a/data/model/updates/tor-exit-nodes');
-      for (let i = 0; i < 50 && /id="update-state">running/.test(page.body); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        page = await op.get('/dashboard/a/data/model/updates/tor-exit-nodes');
-      }
-      assert.match(page.body, /id="update-state">done/, page.body);
-      assert.match(page.body, /imported version [^:]+: 2 records, 1 rejected/);
-      assert.match((await op.get('/dashboard/a/data/model')).body, /<td>tor-exit-nodes<\/td><td>[^<]+<\/td><td class="num">2<\/td>/);
+      assert.match(start.location ?? '', /^\/dashboard\/a\/data\/model\/updates\/\d+$/);
+      const page = await settled(op, start.location!);
+      assert.match(page, /id="update-state">done/, page);
+      assert.match(page, /imported version [^:]+: 2 records, 1 rejected/);
+      const after = (await op.get('/dashboard/a/data/model')).body;
+      assert.match(after, /<td>tor-exit-nodes<\/td><td>[^<]+<\/td><td class="num">2<\/td>/);
+      assert.match(after, /<table id="update-history">.*<td>tor-exit-nodes<\/td><td>sources<\/td><td>operator<\/td><td><span class="tag legit">done<\/span>/s);
       const analyst = new ConsoleClient(app);
       assert.equal(await analyst.signIn({ secret: liveKey('data1') }), 303);
       const refused = await analyst.post('/dashboard/a/data/model/updates/tor-exit-nodes', {});
       assert.equal(refused.status, 404);
-      assert.doesNotMatch((await analyst.get('/dashboard/a/data/model')).body, /model\/updates/);
+      assert.equal((await analyst.get(start.location!)).status, 404);
+      assert.doesNotMatch((await analyst.get('/dashboard/a/data/model')).body, /model\/updates|model\/imports|Update history/);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('imports a file by its path under DATA_IMPORT_DIR only, and an uploaded file; each job is stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-dash-import-'));
+    const allowed = join(dir, 'allowed');
+    mkdirSync(allowed);
+    writeFileSync(join(allowed, 'tor-exit-nodes.txt'), '198.51.100.9\n198.51.100.10\n198.51.100.11\n');
+    writeFileSync(join(dir, 'secret.txt'), '198.51.100.12\n');
+    symlinkSync(join(dir, 'secret.txt'), join(allowed, 'escape.txt'));
+    const off = await makeTestApp({ seed: { accounts: [{ id: 'data', plan: 'premium' }] } });
+    const app = await makeTestApp({ env: { DATA_IMPORT_DIR: allowed }, seed: { accounts: [{ id: 'data', plan: 'premium' }] } });
+    try {
+      const noDir = new ConsoleClient(off);
+      assert.equal(await noDir.signIn({ secret: ADMIN_TOKEN }), 303);
+      assert.match((await noDir.get('/dashboard/a/data/model')).body, /id="import-off"/);
+      const refusedOff = await noDir.post('/dashboard/a/data/model/imports', { dataset: 'tor-exit-nodes', path: join(allowed, 'tor-exit-nodes.txt') });
+      assert.equal(refusedOff.status, 400);
+      assert.match(refusedOff.body, /Importing a server file is off: set DATA_IMPORT_DIR/);
+
+      const op = new ConsoleClient(app);
+      assert.equal(await op.signIn({ secret: ADMIN_TOKEN }), 303);
+      assert.match((await op.get('/dashboard/a/data/model')).body, /<label for="path-file">File under [^<]*allowed<\/label>/);
+      for (const [path, why] of [['../secret.txt', /is outside DATA_IMPORT_DIR/], [join(dir, 'secret.txt'), /is outside DATA_IMPORT_DIR/], ['escape.txt', /is outside DATA_IMPORT_DIR/], ['missing.txt', /There is no file missing\.txt/], ['.', /is outside DATA_IMPORT_DIR|is not a file/]] as const) {
+        const res = await op.post('/dashboard/a/data/model/imports', { dataset: 'tor-exit-nodes', path });
+        assert.equal(res.status, 400, path);
+        assert.match(res.body, why, path);
+      }
+      assert.equal((await op.post('/dashboard/a/data/model/imports', { dataset: 'no-such-set', path: 'tor-exit-nodes.txt' })).status, 404);
+      assert.equal((await app.store.console.listUpdateJobs({ limit: 10 })).length, 0, 'no job for a refused path');
+
+      const byPath = await op.post('/dashboard/a/data/model/imports', { dataset: 'tor-exit-nodes', path: 'tor-exit-nodes.txt' });
+      assert.equal(byPath.status, 303, byPath.body.slice(0, 400));
+      const done = await settled(op, byPath.location!);
+      assert.match(done, /id="update-state">done/, done);
+      assert.match(done, /3 records, 0 rejected/);
+
+      // The upload as the page's script sends it: the file itself, the CSRF token in a header.
+      const csrf = /name="_csrf" value="([^"]+)"/.exec((await op.get('/dashboard/a/data/model')).body)![1]!;
+      const upload = (headers: Record<string, string>, name = 'tor-exit-nodes.txt') => app.app.inject({
+        method: 'POST', url: `/dashboard/a/data/model/uploads/tor-exit-nodes?file=${name}`, payload: Buffer.from('198.51.100.20\n198.51.100.21\n'),
+        headers: { 'content-type': 'application/octet-stream', cookie: op.cookie!, ...headers },
+      });
+      assert.equal((await upload({})).statusCode, 403, 'no CSRF header, no upload');
+      const badName = await upload({ 'x-csrf-token': csrf }, 'tor%20list.txt');
+      assert.equal(badName.statusCode, 400);
+      const uploaded = await upload({ 'x-csrf-token': csrf });
+      assert.equal(uploaded.statusCode, 303, uploaded.body.slice(0, 400));
+      const upDone = await settled(op, String(uploaded.headers.location));
+      assert.match(upDone, /<dt>From<\/dt><dd>upload tor-exit-nodes\.txt<\/dd>/);
+      assert.match(upDone, /2 records, 0 rejected/);
+
+      const jobs = await app.store.console.listUpdateJobs({ limit: 10 });
+      assert.deepEqual(jobs.map((j) => [j.source.replace(allowed, 'DIR'), j.state]), [['upload tor-exit-nodes.txt', 'done'], ['file DIR/tor-exit-nodes.txt', 'done']]);
+      const audit = (await app.store.console.listAudit({ limit: 10 })).filter((e) => e.action === 'data.update').map((e) => e.detail.replace(allowed, 'DIR'));
+      assert.deepEqual(audit.map((d) => d.replace(/\(job \d+\)/, '(job)')), ['tor-exit-nodes from upload tor-exit-nodes.txt (job)', 'tor-exit-nodes from file DIR/tor-exit-nodes.txt (job)']);
+    } finally {
+      await off.close();
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a job left running by a process that died is shown interrupted after a restart', async () => {
+    const app = await makeTestApp({ seed: { accounts: [{ id: 'data', plan: 'premium' }] } });
+    try {
+      // What a server killed during an import leaves in the store.
+      const at = new Date().toISOString();
+      const id = await app.store.console.insertUpdateJob({ dataset: 'tor-exit-nodes', source: 'sources', actor: 'operator', startedAt: at, heartbeatAt: at, lines: ['12:00:00 downloading'] });
+      // The restarted process (same store): on the embedded store, every job still running was the dead process's.
+      const restarted = new DataUpdates(app.store.console, { dataDir: app.dir, sourcesFile: undefined, importDir: undefined, clock: () => new Date(), soleInstance: true });
+      assert.equal((await restarted.job(id))?.state, 'interrupted');
+      assert.equal((await app.store.console.getUpdateJob(id))?.state, 'interrupted');
+      const op = new ConsoleClient(app);
+      assert.equal(await op.signIn({ secret: ADMIN_TOKEN }), 303);
+      const page = await op.get(`/dashboard/a/data/model/updates/${id}`);
+      assert.match(page.body, /id="update-state">interrupted/);
+      assert.match(page.body, /stopped before it finished/);
+      assert.equal(page.headers.refresh, undefined, 'an interrupted job does not reload');
+      // On PostgreSQL other instances may be running it: interrupted only once its heartbeat is stale.
+      const fresh = await app.store.console.insertUpdateJob({ dataset: 'asn-bgptools', source: 'sources', actor: 'operator', startedAt: at, heartbeatAt: at });
+      const shared = new DataUpdates(app.store.console, { dataDir: app.dir, sourcesFile: undefined, importDir: undefined, clock: () => new Date(), soleInstance: false });
+      assert.equal((await shared.job(fresh))?.state, 'running');
+      const later = new DataUpdates(app.store.console, { dataDir: app.dir, sourcesFile: undefined, importDir: undefined, clock: () => new Date(Date.now() + STALE_UPDATE_MS + 1000), soleInstance: false });
+      assert.equal((await later.job(fresh))?.state, 'interrupted');
+    } finally {
+      await app.close();
     }
   });
 });

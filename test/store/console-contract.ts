@@ -122,5 +122,29 @@ export function runConsoleContract(name: string, open: () => Promise<Store>): vo
       assert.deepEqual((await store.console.payments(account, { limit: 10, card: { bin: '411111' } })).map((p) => p.transactionId), ['t4', 't2', 't1']);
       assert.deepEqual((await store.console.payments(account, { limit: 10, card: { bin: '411111', last4: '1111' } })).map((p) => p.transactionId), ['t4', 't1']);
     });
+
+    it('dataset update jobs: stored with their progress and outcome, listed newest first, stale running ones interrupted', async () => {
+      const dataset = uid('ds');
+      const a = await store.console.insertUpdateJob({ dataset, source: 'sources', actor: 'operator', startedAt: '2026-02-01T10:00:00.000Z', heartbeatAt: '2026-02-01T10:00:00.000Z', lines: ['started'] });
+      const b = await store.console.insertUpdateJob({ dataset, source: 'file /srv/import/tor.txt', actor: 'operator', startedAt: '2026-02-01T11:00:00.000Z', heartbeatAt: '2026-02-01T11:00:00.000Z' });
+      assert.ok(b > a);
+      await store.console.saveUpdateJob(a, { state: 'running', lines: ['started', 'downloading'], heartbeatAt: '2026-02-01T10:00:05.000Z' });
+      await store.console.saveUpdateJob(a, { state: 'failed', lines: ['started', 'downloading', 'failed: 404'], heartbeatAt: '2026-02-01T10:00:06.000Z', finishedAt: '2026-02-01T10:00:06.000Z', error: '404' });
+      assert.deepEqual(await store.console.getUpdateJob(a), {
+        id: a, dataset, source: 'sources', actor: 'operator', state: 'failed', startedAt: '2026-02-01T10:00:00.000Z', finishedAt: '2026-02-01T10:00:06.000Z',
+        heartbeatAt: '2026-02-01T10:00:06.000Z', lines: ['started', 'downloading', 'failed: 404'], error: '404',
+      });
+      assert.deepEqual((await store.console.listUpdateJobs({ dataset, limit: 10 })).map((j) => [j.id, j.state]), [[b, 'running'], [a, 'failed']]);
+      assert.deepEqual((await store.console.listUpdateJobs({ limit: 1 })).map((j) => j.id), [b]);
+      assert.equal(await store.console.getUpdateJob(b + 1000), null);
+      // b's process stopped beating at 11:00: stale at 11:01; a finished job is left alone.
+      assert.equal(await store.console.interruptStaleUpdateJobs('2026-02-01T10:59:00.000Z', '2026-02-01T11:01:00.000Z'), 0);
+      assert.ok((await store.console.interruptStaleUpdateJobs('2026-02-01T11:00:30.000Z', '2026-02-01T11:01:00.000Z')) >= 1);
+      const gone = await store.console.getUpdateJob(b);
+      assert.equal(gone?.state, 'interrupted');
+      assert.equal(gone?.finishedAt, '2026-02-01T11:01:00.000Z');
+      assert.deepEqual(gone?.lines, []);
+      assert.equal((await store.console.getUpdateJob(a))?.state, 'failed');
+    });
   });
 }

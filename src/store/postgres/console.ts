@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import {
   type AuditEntry, type ConsolePort, type DayCount, type PaymentRow, type ConsoleSession, type ConsoleUser, type NewAuditEntry,
-  consoleRole, eventIdOfOrigin, eventLabel, MAX_AUDIT_PAGE,
+  type NewUpdateJob, type UpdateJob, type UpdateJobChange,
+  consoleRole, eventIdOfOrigin, eventLabel, MAX_AUDIT_PAGE, updateJobState,
 } from '../console-port.ts';
 import { isoTimestamp } from '../values.ts';
 import { bigintCount, isoSql } from './values.ts';
@@ -13,6 +14,8 @@ interface AuditRow { id: string; at: string; actor: string; account_id: string |
 interface PaymentDbRow { id: string; transaction_id: string | null; scored_at: string; card_bin: string | null; card_last4: string | null; amount: number | null; currency: string | null; score: number; rules: string[]; outcome: string | null }
 const PAYMENT_COLUMNS = `id::text AS id, transaction_id, ${isoSql('scored_at')} AS scored_at, card_bin, card_last4, amount, currency, score, rules, outcome`;
 
+const JOB_COLUMNS = `id::text AS id, dataset, source, actor, state, ${isoSql('started_at')} AS started_at, ${isoSql('finished_at')} AS finished_at,
+  ${isoSql('heartbeat_at')} AS heartbeat_at, lines, error`;
 const SESSION_COLUMNS = `id_hash, role, account_id, actor, key_id, ${isoSql('created_at')} AS created_at, ${isoSql('expires_at')} AS expires_at`;
 const USER_COLUMNS = `username, account_id, password_hash, ${isoSql('created_at')} AS created_at`;
 
@@ -83,7 +86,33 @@ const Q = {
            WHERE account_id = $1 AND card_bin = $4 AND ($5::text IS NULL OR card_last4 = $5) AND ($2::bigint IS NULL OR id < $2)
            ORDER BY scored_at DESC, id DESC LIMIT $3`,
   },
+  insertJob: {
+    name: 'vigil_console_insert_update_job',
+    text: `INSERT INTO data_update_jobs (dataset, source, actor, state, started_at, heartbeat_at, lines)
+           VALUES ($1, $2, $3, 'running', $4, $5, $6::jsonb) RETURNING id::text AS id`,
+  },
+  saveJob: {
+    name: 'vigil_console_save_update_job',
+    text: `UPDATE data_update_jobs SET state = $2, lines = $3::jsonb, heartbeat_at = $4,
+             finished_at = CASE WHEN $7::boolean THEN finished_at ELSE $5::timestamptz END, error = CASE WHEN $7::boolean THEN error ELSE $6::text END
+           WHERE id = $1`,
+  },
+  getJob: { name: 'vigil_console_get_update_job', text: `SELECT ${JOB_COLUMNS} FROM data_update_jobs WHERE id = $1` },
+  listJobs: {
+    name: 'vigil_console_list_update_jobs',
+    text: `SELECT ${JOB_COLUMNS} FROM data_update_jobs WHERE ($1::text IS NULL OR dataset = $1) ORDER BY id DESC LIMIT $2`,
+  },
+  interruptJobs: {
+    name: 'vigil_console_interrupt_update_jobs',
+    text: `UPDATE data_update_jobs SET state = 'interrupted', finished_at = $1 WHERE state = 'running' AND heartbeat_at < $2`,
+  },
 } as const;
+
+interface JobRow { id: string; dataset: string; source: string; actor: string; state: string; started_at: string; finished_at: string | null; heartbeat_at: string; lines: string[]; error: string | null }
+const toJob = (r: JobRow): UpdateJob => ({
+  id: bigintCount(r.id), dataset: r.dataset, source: r.source, actor: r.actor, state: updateJobState(r.state), startedAt: r.started_at, finishedAt: r.finished_at,
+  heartbeatAt: r.heartbeat_at, lines: r.lines, error: r.error,
+});
 
 const toSession = (r: SessionRow): ConsoleSession => ({
   idHash: r.id_hash, role: consoleRole(r.role), accountId: r.account_id, actor: r.actor, keyId: r.key_id, createdAt: r.created_at, expiresAt: r.expires_at,
@@ -184,5 +213,35 @@ export class PostgresConsole implements ConsolePort {
       id: bigintCount(r.id), transactionId: r.transaction_id, scoredAt: r.scored_at, cardBin: r.card_bin, cardLast4: r.card_last4,
       amount: r.amount, currency: r.currency, score: r.score, rules: r.rules, outcome: r.outcome,
     }));
+  }
+
+  async insertUpdateJob(job: NewUpdateJob): Promise<number> {
+    const { rows } = await this.pool.query<{ id: string }>({
+      ...Q.insertJob, values: [job.dataset, job.source, job.actor, isoTimestamp(job.startedAt), isoTimestamp(job.heartbeatAt), JSON.stringify(job.lines ?? [])],
+    });
+    return bigintCount(rows[0]?.id ?? '0');
+  }
+
+  async saveUpdateJob(id: number, change: UpdateJobChange): Promise<void> {
+    const keep = change.finishedAt === undefined && change.error === undefined;
+    await this.pool.query({
+      ...Q.saveJob,
+      values: [id, change.state, JSON.stringify(change.lines), isoTimestamp(change.heartbeatAt), change.finishedAt ? isoTimestamp(change.finishedAt) : null, change.error ?? null, keep],
+    });
+  }
+
+  async getUpdateJob(id: number): Promise<UpdateJob | null> {
+    const { rows } = await this.pool.query<JobRow>({ ...Q.getJob, values: [id] });
+    return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  async listUpdateJobs(filter: { dataset?: string; limit: number }): Promise<UpdateJob[]> {
+    const limit = Math.min(Math.max(1, Math.trunc(filter.limit)), 500);
+    const { rows } = await this.pool.query<JobRow>({ ...Q.listJobs, values: [filter.dataset ?? null, limit] });
+    return rows.map(toJob);
+  }
+
+  async interruptStaleUpdateJobs(staleBefore: string, finishedAt: string): Promise<number> {
+    return (await this.pool.query({ ...Q.interruptJobs, values: [isoTimestamp(finishedAt), isoTimestamp(staleBefore)] })).rowCount ?? 0;
   }
 }

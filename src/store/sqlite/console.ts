@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import {
   type AuditEntry, type ConsolePort, type DayCount, type PaymentRow, type ConsoleSession, type ConsoleUser, type NewAuditEntry,
-  consoleRole, eventIdOfOrigin, eventLabel, MAX_AUDIT_PAGE,
+  type NewUpdateJob, type UpdateJob, type UpdateJobChange,
+  consoleRole, eventIdOfOrigin, eventLabel, MAX_AUDIT_PAGE, updateJobState,
 } from '../console-port.ts';
 import { isoTimestamp, settle } from './values.ts';
 
@@ -20,6 +21,12 @@ const PAYMENT_COLUMNS = 'id, transaction_id, scored_at, card_bin, card_last4, am
 const toPayment = (r: PaymentDbRow): PaymentRow => ({
   id: r.id, transactionId: r.transaction_id, scoredAt: r.scored_at, cardBin: r.card_bin, cardLast4: r.card_last4, amount: r.amount, currency: r.currency,
   score: r.score, rules: JSON.parse(r.rules) as string[], outcome: r.outcome,
+});
+
+interface JobRow { id: number; dataset: string; source: string; actor: string; state: string; started_at: string; finished_at: string | null; heartbeat_at: string; lines: string; error: string | null }
+const toJob = (r: JobRow): UpdateJob => ({
+  id: r.id, dataset: r.dataset, source: r.source, actor: r.actor, state: updateJobState(r.state), startedAt: r.started_at, finishedAt: r.finished_at,
+  heartbeatAt: r.heartbeat_at, lines: JSON.parse(r.lines) as string[], error: r.error,
 });
 
 function prepare(db: Database) {
@@ -69,6 +76,17 @@ function prepare(db: Database) {
       SELECT ${PAYMENT_COLUMNS} FROM payment_scorings
       WHERE account_id = @account AND card_bin = @bin AND (@last4 IS NULL OR card_last4 = @last4) AND (@before IS NULL OR id < @before)
       ORDER BY scored_at DESC, id DESC LIMIT @limit`),
+    insertJob: db.prepare<Omit<JobRow, 'id' | 'finished_at' | 'error'>>(`
+      INSERT INTO data_update_jobs (dataset, source, actor, state, started_at, heartbeat_at, lines)
+      VALUES (@dataset, @source, @actor, @state, @started_at, @heartbeat_at, @lines)`),
+    saveJob: db.prepare<{ id: number; state: string; lines: string; heartbeat_at: string; finished_at: string | null; error: string | null; keep: number }>(`
+      UPDATE data_update_jobs SET state = @state, lines = @lines, heartbeat_at = @heartbeat_at,
+        finished_at = CASE WHEN @keep THEN finished_at ELSE @finished_at END, error = CASE WHEN @keep THEN error ELSE @error END
+      WHERE id = @id`),
+    getJob: db.prepare<[number], JobRow>('SELECT * FROM data_update_jobs WHERE id = ?'),
+    listJobs: db.prepare<[number], JobRow>('SELECT * FROM data_update_jobs ORDER BY id DESC LIMIT ?'),
+    listJobsOf: db.prepare<[string, number], JobRow>('SELECT * FROM data_update_jobs WHERE dataset = ? ORDER BY id DESC LIMIT ?'),
+    interruptJobs: db.prepare<[string, string]>(`UPDATE data_update_jobs SET state = 'interrupted', finished_at = ? WHERE state = 'running' AND heartbeat_at < ?`),
   };
 }
 
@@ -190,5 +208,40 @@ export class SqliteConsole implements ConsolePort {
         : this.s.payments.all(base);
       return rows.map(toPayment);
     });
+  }
+
+  insertUpdateJob(job: NewUpdateJob): Promise<number> {
+    return settle(() => Number(this.s.insertJob.run({
+      dataset: job.dataset, source: job.source, actor: job.actor, state: 'running', started_at: isoTimestamp(job.startedAt),
+      heartbeat_at: isoTimestamp(job.heartbeatAt), lines: JSON.stringify(job.lines ?? []),
+    }).lastInsertRowid));
+  }
+
+  saveUpdateJob(id: number, change: UpdateJobChange): Promise<void> {
+    return settle(() => {
+      const keep = change.finishedAt === undefined && change.error === undefined;
+      this.s.saveJob.run({
+        id, state: change.state, lines: JSON.stringify(change.lines), heartbeat_at: isoTimestamp(change.heartbeatAt),
+        finished_at: change.finishedAt ? isoTimestamp(change.finishedAt) : null, error: change.error ?? null, keep: keep ? 1 : 0,
+      });
+    });
+  }
+
+  getUpdateJob(id: number): Promise<UpdateJob | null> {
+    return settle(() => {
+      const row = this.s.getJob.get(id);
+      return row ? toJob(row) : null;
+    });
+  }
+
+  listUpdateJobs(filter: { dataset?: string; limit: number }): Promise<UpdateJob[]> {
+    return settle(() => {
+      const limit = Math.min(Math.max(1, Math.trunc(filter.limit)), 500);
+      return (filter.dataset === undefined ? this.s.listJobs.all(limit) : this.s.listJobsOf.all(filter.dataset, limit)).map(toJob);
+    });
+  }
+
+  interruptStaleUpdateJobs(staleBefore: string, finishedAt: string): Promise<number> {
+    return settle(() => this.s.interruptJobs.run(isoTimestamp(finishedAt), isoTimestamp(staleBefore)).changes);
   }
 }

@@ -449,4 +449,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX payment_scorings_email_fraud ON payment_scorings (account_id, email_hash, scored_at, transaction_id) WHERE outcome_fraud = 1;
     `,
   },
+  {
+    version: 14,
+    name: 'data update jobs',
+    sql: `
+      -- Dataset updates started from the console (src/dashboard/data-updates.ts): kept so the Model and data page
+      -- shows their history after a restart. A running job's heartbeat stops when its process dies: it is then
+      -- shown, and marked, interrupted. lines: JSON array of the latest progress lines.
+      CREATE TABLE data_update_jobs (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        dataset      TEXT NOT NULL,
+        source       TEXT NOT NULL,
+        actor        TEXT NOT NULL,
+        state        TEXT NOT NULL CHECK (state IN ('running', 'done', 'failed', 'interrupted')),
+        started_at   TEXT NOT NULL,
+        finished_at  TEXT,
+        heartbeat_at TEXT NOT NULL,
+        lines        TEXT NOT NULL,
+        error        TEXT
+      ) STRICT;
+      CREATE INDEX data_update_jobs_dataset ON data_update_jobs (dataset, id);
+      CREATE INDEX data_update_jobs_running ON data_update_jobs (heartbeat_at) WHERE state = 'running';
+    `,
+  },
 ];
