@@ -217,6 +217,38 @@ describe('pages and changes', () => {
     assert.doesNotMatch(card.body, /4111111111111111/);
   });
 
+  it('other events chart what drove them from what is stored: email points, IP signal weights; a fixed verdict lists its factors', async () => {
+    const op = await operator();
+    const emailId = await raiseEmailEvent(KEY, 'charted@mailinator.com');
+    const email = await t.store.events.getEvent('shop', emailId);
+    const points = (email!.summary.explanation as { contributions: Array<{ signal: string; points: number }> }).contributions;
+    const emailPage = await op.get(`/dashboard/a/shop/events/${emailId}`);
+    assert.match(emailPage.body, /id="explain-kind">Each bar is what one part added to the score \(points\); the bars sum to the score, 2\./);
+    assert.equal((emailPage.body.match(/<rect /g) ?? []).length, points.length);
+    for (const c of points) assert.match(emailPage.body, new RegExp(`>engine ${c.signal}</text>`));
+
+    // A blacklisted address: risk 100 from the one signal "blacklisted" (weight 1).
+    assert.equal((await op.post('/dashboard/a/shop/lists/add', { type: 'ip', values: '203.0.113.99' })).status, 303);
+    assert.equal((await apiCall(t, 'GET', '/lookup/ip', KEY, undefined, { ip: '203.0.113.99', params: 'security' })).status, 'success');
+    const [ip] = await t.store.events.listEvents('shop', { kind: 'suspicious_ip', limit: 1 });
+    assert.ok(ip);
+    assert.deepEqual(ip.summary.explanation, { contributions: [{ source: 'risk', signal: 'blacklisted', weight: 1 }] });
+    const ipPage = await op.get(`/dashboard/a/shop/events/${ip.eventId}`);
+    assert.match(ipPage.body, /combines them as 100 × \(1 − Π\(1 − weight\)\)/);
+    assert.equal((ipPage.body.match(/<rect /g) ?? []).length, 1);
+    assert.match(ipPage.body, />risk blacklisted<\/text>/);
+    assert.equal((await op.post('/dashboard/a/shop/lists/remove', { type: 'ip', value: '203.0.113.99' })).status, 303);
+
+    // An invalid phone number: a fixed verdict, no numbers stored; the page lists what the stored result names.
+    assert.equal((await apiCall(t, 'GET', '/scoring/phone', KEY, undefined, { phone: '0909 8790000', countryCode: 'GB' })).status, 'success');
+    const [phone] = await t.store.events.listEvents('shop', { kind: 'spam_phone', limit: 1 });
+    assert.ok(phone);
+    const phonePage = await op.get(`/dashboard/a/shop/events/${phone.eventId}`);
+    assert.match(phonePage.body, /No numbers behind this risk are stored with the event \(its risk is a fixed verdict of 100\)/);
+    assert.match(phonePage.body, /<ul id="factors"><li>not valid \(isValid false\)<\/li>/);
+    assert.doesNotMatch(phonePage.body.slice(phonePage.body.indexOf('<h2>Explanation</h2>')), /<rect /);
+  });
+
   it('a CSV import adds the good lines and lists each bad one with its line number', async () => {
     const op = await operator();
     const csv = 'value,note\n203.0.113.5,a\nnot-an-ip,b\n198.51.100.0/24,c\n999.1.1.1,d\n';

@@ -303,6 +303,8 @@ describe('security flags: sources and precedence (issue 25 item 1)', () => {
     assert.equal(at(tor, ['security', 'riskScore']), 90);
     const events = await t.store.events.listEvents('ip', { kind: 'suspicious_ip', userId: 'u-risk-tor' });
     assert.deepEqual(events.map((e) => e.risk), [90]);
+    // The signal behind it is stored with the event (the console charts it; webhooks carry it).
+    assert.deepEqual(events[0]?.summary.explanation, { contributions: [{ source: 'risk', signal: 'tor', weight: 0.9 }] });
     const clean = await ok('/lookup/ip', { ip: '2a02:908::1', params: 'security' });
     assert.equal(at(clean, ['security', 'riskScore']), 0);
     // Without the security module the score is not shown (it stays available to explain=yes).

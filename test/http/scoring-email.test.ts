@@ -188,7 +188,11 @@ describe('events', () => {
     assert.equal(e.risk, 2);
     assert.equal(e.subject, 'j******e@mailinator.com');
     assert.equal(e.operation, 'scoring.email');
-    assert.deepEqual(Object.keys(e.summary).sort(), ['domain', 'isDisposable', 'isFree', 'isValid', 'reason', 'score', 'suggestion']);
+    assert.deepEqual(Object.keys(e.summary).sort(), ['domain', 'explanation', 'isDisposable', 'isFree', 'isValid', 'reason', 'score', 'suggestion']);
+    // The engine's points, stored whether or not the call asked explain=yes: they sum to the score.
+    const contributions = (e.summary.explanation as { contributions: Array<{ source: string; signal: string; points: number }> }).contributions;
+    assert.ok(contributions.some((c) => c.source === 'engine' && c.signal === 'disposable'));
+    assert.equal(contributions.reduce((n, c) => n + c.points, 0), e.summary.score);
     assert.equal(e.summary.domain, 'mailinator.com');
     assert.equal(e.summary.isDisposable, true);
     assert.doesNotMatch(JSON.stringify(e), /john\.doe/);

@@ -205,8 +205,15 @@ describe('events and storage', () => {
     assert.ok(e);
     assert.ok(e.risk >= 0.5 && e.risk <= 1);
     assert.equal(e.subject, 'L****n Z*******x, y*u f*****g a*****e', 'every word is masked, names too');
-    assert.deepEqual(Object.keys(e.summary).sort(), ['isSafe', 'riskScore', 'totalBadWords']);
+    assert.deepEqual(Object.keys(e.summary).sort(), ['explanation', 'isSafe', 'riskScore', 'totalBadWords']);
     assert.equal(e.summary.totalBadWords, 2);
+    // The parts the risk combines, as the engine computed them (no words, no text).
+    const [dictionary, ...rest] = (e.summary.explanation as { contributions: Array<{ source: string; weight: number; hits?: number }> }).contributions;
+    assert.equal(dictionary?.source, 'dictionary');
+    assert.equal(dictionary?.hits, 2);
+    assert.ok(dictionary.weight > 0 && dictionary.weight <= e.risk);
+    assert.ok(rest.every((c) => c.source === 'model' && c.weight >= 0 && c.weight <= 1));
+    assert.doesNotMatch(JSON.stringify(e.summary), /asshole|fucking|Zebraquux/);
     assert.equal(e.operation, 'scoring.profanity');
   });
 

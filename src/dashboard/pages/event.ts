@@ -23,21 +23,53 @@ function leaves(value: unknown, prefix = ''): Array<[string, string]> {
   return [[prefix, value === null ? 'null' : plainText(value)]];
 }
 
-interface Contribution { source?: unknown; id?: unknown; points?: unknown }
+interface Contribution { source?: unknown; id?: unknown; signal?: unknown; points?: unknown; weight?: unknown }
 
-/** The `explain` contributions stored with the event, as signed bars (points sum to the score). */
-function explanation(summary: Record<string, unknown>): Html {
+const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** A contribution's bar label: `rule PF10003`, `engine disposable`, `risk tor`; `base` and `model` are their own ids. */
+function barLabel(c: Contribution): string {
+  const source = textOf(c.source);
+  const what = textOf(c.id) || textOf(c.signal);
+  return source === what || what === '' ? source : `${source} ${what}`;
+}
+
+/**
+ * What drove the event's risk, from what is stored with it and nothing else: points that sum to the score
+ * (payments, emails), or the weights of the signals a risk combines (IP addresses, text); for events stored
+ * without numbers (fixed verdicts such as an invalid phone or BIN, events from before explanations were stored),
+ * the factors their stored result names, as a list.
+ */
+function explanation(kind: string, summary: Record<string, unknown>): Html {
   const raw = (summary.explanation as { contributions?: unknown } | undefined)?.contributions;
-  if (!Array.isArray(raw)) return html`<p class="muted">This kind of event carries no explanation; the scored result is above.</p>`;
-  const items = (raw as Contribution[])
-    .filter((c) => typeof c.points === 'number')
-    .map((c) => {
-      const source = typeof c.source === 'string' ? c.source : '';
-      const id = typeof c.id === 'string' ? c.id : '';
-      // `base` and `model` are their own ids; rules read as "rule PF10003".
-      return { label: source === id ? id : `${source} ${id}`.trim(), value: c.points as number };
-    });
-  return signedBars('Contributions to the score (points)', items);
+  const all = Array.isArray(raw) ? (raw as Contribution[]) : [];
+  const points = all.filter((c) => typeof c.points === 'number').map((c) => ({ label: barLabel(c), value: c.points as number }));
+  if (points.length > 0) {
+    return html`<p class="muted" id="explain-kind">Each bar is what one part added to the score (points); the bars sum to the score, ${plainText(summary.score ?? summary.risk ?? '')}.</p>
+${signedBars('Contributions to the score (points)', points)}`;
+  }
+  const weights = all.filter((c) => typeof c.weight === 'number').map((c) => ({ label: barLabel(c), value: c.weight as number }));
+  if (weights.length > 0) {
+    const how = kind === 'profanity'
+      ? 'The risk combines these parts (0 to 1; not a sum): the word lists and abuse patterns, and the text model where it applies.'
+      : 'Each bar is one signal and its weight (0 to 1); the risk combines them as 100 × (1 − Π(1 − weight)), not as a sum.';
+    return html`<p class="muted" id="explain-kind">${how}</p>${signedBars('Signals behind the risk (weight)', weights)}`;
+  }
+  const factors = storedFactors(summary);
+  return html`<p class="muted" id="explain-kind">${all.length === 0 && summary.explanation === undefined ? 'No numbers behind this risk are stored with the event' : 'The stored explanation holds no numbers'}${kind === 'spam_phone' || kind === 'invalid_bin' || kind === 'invalid_iban' ? ' (its risk is a fixed verdict of 100)' : ''}; what its stored result names:</p>
+${factors.length === 0 ? html`<p class="muted">Nothing beyond the scored result above.</p>` : html`<ul id="factors">${factors.map((f) => html`<li>${f}</li>`)}</ul>`}`;
+}
+
+/** The flags a stored result raises (true flags, `isValid: false`) and its reason, as written. */
+function storedFactors(summary: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(summary)) {
+    if (k === 'explanation') continue;
+    if (v === true && k !== 'isSafe') out.push(k);
+    if (v === false && k === 'isValid') out.push('not valid (isValid false)');
+  }
+  if (typeof summary.reason === 'string' && summary.reason !== '') out.push(`reason: ${summary.reason}`);
+  return out;
 }
 
 export function registerEvent(app: FastifyInstance, deps: DashboardDeps): void {
@@ -79,7 +111,7 @@ ${labelForm(ctx, id, 'fraud')}${labelForm(ctx, id, 'legit')}
 </section>
 </div>
 <h2>Explanation</h2>
-${explanation(event.summary)}
+${explanation(event.kind, event.summary)}
 <h2>Webhook deliveries</h2>
 ${deliveries.length === 0 ? html`<p class="muted">No webhook deliveries for this event.</p>` : html`<div class="scroll"><table>
 <thead><tr><th scope="col">Webhook</th><th scope="col">Status</th><th scope="col" class="num">Attempts</th><th scope="col">Last answer</th><th scope="col"></th></tr></thead>

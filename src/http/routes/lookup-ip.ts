@@ -154,6 +154,8 @@ function ipSubject(
           ip: result.ip, countryCode: result.countryCode, asn: (result.asn as { asn?: unknown } | undefined)?.asn ?? null, risk: risk.risk,
           isProxy: s.isProxy, proxyType: s.proxyType, isTor: s.isTor, isBot: s.isBot, isRelay: s.isRelay, isHosting: s.isHosting, blacklisted: s.blacklisted,
           fraudLabel: labelled,
+          // The signals behind the risk, each with its weight (risk = 100 × (1 − Π(1 − weight))), for the console and webhook receivers.
+          explanation: { contributions: risk.signals.map((sig) => ({ source: 'risk', signal: sig.signal, weight: sig.weight })) },
         },
         ...identityOf(engine.labels, 'ip', String(result.ip)),
       };

@@ -15,6 +15,8 @@ import type { LabelLookups } from '../../learning/label-lookups.ts';
 import { confirmedFraudProbe, deferredHashes, identityOf } from './learning-seam.ts';
 import { ApiError } from '../errors.ts';
 import { readParam } from '../params.ts';
+import { NoteKey, type AnswerNotes } from '../answer-notes.ts';
+import type { EmailContribution } from '../../intel/email/types.ts';
 
 /** Score from which a live answer raises `spam_email` (spec "Events"). */
 export const SPAM_EMAIL_FROM = 2;
@@ -33,6 +35,13 @@ export interface EmailDomainChecks {
 }
 
 
+
+/** The engine's points (signal and points only: their detail may hold the address) and the lists' or rules' change. */
+function emailExplanation(engine: readonly EmailContribution[], change: { source: string; points: number } | null): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = engine.map((c) => ({ source: c.source, signal: c.signal, points: c.points }));
+  if (change) out.push({ source: change.source, id: change.source === 'blacklist' ? 'blacklist' : 'custom_rules', points: change.points });
+  return out;
+}
 
 /** The `email` parameter parsed (docs/api-decisions.md "Email"); missing, empty, repeated or malformed: 119 saying why. */
 export function readEmail(query: Readonly<Record<string, unknown>>): { sent: string; parsed: ParsedEmail } {
@@ -66,6 +75,8 @@ export function applyEmailVerdict(result: Record<string, unknown>, verdict: Poli
 /** GET /scoring/email: syntax, lists, typo, gibberish and domain checks of one address, scored 0-3. */
 export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, labels?: LabelLookups): EndpointDef {
   const known = data.lists.typos.known;
+  // The engine's points of each live answer, for its spam_email event's explanation (whether or not explain=yes).
+  const pointsOf = new NoteKey<readonly EmailContribution[]>('email contributions');
 
   const answer = async (ctx: RequestContext, fake: boolean): Promise<EmailResult & { explanation?: unknown }> => {
     const { sent, parsed } = readEmail(ctx.query);
@@ -81,13 +92,16 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
     // Identity labels (spec "Identity label"): the address as sent, lower case; live only (test mode reads no store).
     const label = !fake && labels && ctx.caller ? await labels.label(ctx.caller.account.id, 'email', sent, ctx.now) : null;
     const { result, contributions } = label ? evaluateEmail(sent, parsed, data.lists, { domainLists, network, label }) : first;
-    return ctx.options.explain ? Object.assign({}, result, { explanation: { contributions } }) : result;
+    const out = ctx.options.explain ? Object.assign({}, result, { explanation: { contributions } }) : result;
+    if (!fake) ctx.notes.set(pointsOf, out, contributions);
+    return out;
   };
 
   const policy: EndpointPolicy = {
     group: 'email',
-    subjects(answerData: unknown, input: Readonly<Record<string, unknown>>): PolicySubject[] {
+    subjects(answerData: unknown, input: Readonly<Record<string, unknown>>, notes: AnswerNotes): PolicySubject[] {
       if (typeof answerData !== 'object' || answerData === null) return [];
+      const engineContributions = notes.get(pointsOf, answerData);
       const result = answerData as Record<string, unknown>;
       const email = String(result.email);
       const normalized = String(result.normalized);
@@ -99,11 +113,18 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
       if (normalized !== address.toLowerCase()) lists.push({ type: 'email', value: normalized });
       if (typeof domain === 'string') lists.push({ type: 'email_domain', value: domain });
       lists.push(...confirmedFraudProbe(labels, 'email', email));
+      let policyChange: { source: 'custom_rule' | 'blacklist'; points: number } | null = null;
       return [{
         input,
         result,
         lists,
-        apply: (verdict) => applyEmailVerdict(result, verdict),
+        apply: (verdict) => {
+          const before = result.score;
+          applyEmailVerdict(result, verdict);
+          if (typeof before === 'number' && typeof result.score === 'number' && result.score !== before) {
+            policyChange = { source: verdict.score !== undefined ? 'custom_rule' : 'blacklist', points: result.score - before };
+          }
+        },
         identities: deferredHashes(labels, 'email', email),
         event() {
           const score = typeof result.score === 'number' ? result.score : 0;
@@ -115,6 +136,8 @@ export function emailEndpoint(data: EmailData, domains: EmailDomainChecks, label
             summary: {
               score, reason: result.reason, isValid: result.isValid, isDisposable: result.isDisposable, isFree: result.isFree,
               suggestion: result.suggestion, domain: domain ?? null,
+              // What made the score (points sum to it), for the console's event view and webhook receivers.
+              ...(engineContributions && { explanation: { contributions: emailExplanation(engineContributions, policyChange) } }),
             },
             ...identityOf(labels, 'email', email),
           };

@@ -3,7 +3,7 @@ import { analyzeText, UNSAFE_FROM, type TextEngine } from '../../intel/text/anal
 import { findHits } from '../../intel/text/dictionary.ts';
 import { fakeAnalysis } from '../../intel/text/fake.ts';
 import { codePointLength, normalize } from '../../intel/text/normalize.ts';
-import type { Hit, TextAnalysis } from '../../intel/text/types.ts';
+import type { TextAnalysis } from '../../intel/text/types.ts';
 import { maskText } from '../../policy/events/mask.ts';
 import type { EndpointPolicy, PolicySubject } from '../../policy/types.ts';
 import type { RequestContext } from '../context.ts';
@@ -51,14 +51,14 @@ function shape(text: string, a: TextAnalysis, scoreOnly: boolean, listBadWords: 
 /** GET /scoring/profanity: dictionary and model scoring of a text. */
 export function profanityEndpoint(data: TextData): EndpointDef {
   // The flagged words of each live answer, for its event: found once, not again in the policy stage.
-  const hitsOf = new NoteKey<readonly Hit[]>('profanity hits');
+  const analysisOf = new NoteKey<TextAnalysis>('profanity analysis');
   const answer = (ctx: RequestContext, fake: boolean): ProfanityAnswer => {
     const text = readText(ctx.query);
     const scoreOnly = flag(ctx.query, 'scoreOnly');
     const listBadWords = flag(ctx.query, 'listBadWords');
     const analysis = fake ? fakeAnalysis(text) : analyzeText(data.engine, text);
     const out = shape(text, analysis, scoreOnly, listBadWords);
-    if (!fake) ctx.notes.set(hitsOf, out, analysis.hits);
+    if (!fake) ctx.notes.set(analysisOf, out, analysis);
     return out;
   };
 
@@ -78,12 +78,20 @@ export function profanityEndpoint(data: TextData): EndpointDef {
         apply: () => undefined,
         event() {
           if (risk < UNSAFE_FROM) return null;
-          const hits = notes.get(hitsOf, result) ?? findHits(data.engine.lexicon, normalize(text));
+          const analysis = notes.get(analysisOf, result);
+          const hits = analysis?.hits ?? findHits(data.engine.lexicon, normalize(text));
           return {
             kind: 'profanity',
             risk,
             subject: maskText(text),
-            summary: { riskScore: risk, isSafe, totalBadWords: hits.length },
+            summary: {
+              riskScore: risk, isSafe, totalBadWords: hits.length,
+              // The two parts the risk combines (docs/text-model.md "Score"; not a sum), for the console and webhook receivers.
+              ...(analysis && { explanation: { contributions: [
+                { source: 'dictionary', signal: 'word lists and abuse patterns', weight: analysis.dictionaryScore, hits: hits.length },
+                ...(analysis.modelScore === null ? [] : [{ source: 'model', signal: 'text model', weight: analysis.modelScore }]),
+              ] } }),
+            },
           };
         },
       }];
