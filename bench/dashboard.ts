@@ -1,6 +1,7 @@
 /**
  * Console page times at scale: run scripts/seed-console.ts DIR first (1,000,000 events, 200,000 payments),
- * then `node --import tsx bench/dashboard.ts DIR`. Each page is fetched in-process (app.inject) by a signed-in
+ * then `node --import tsx bench/dashboard.ts DIR`. With DATABASE_URL set (for both), the store is that
+ * PostgreSQL database instead of DIR/vigil.db (DIR still holds the secret and datasets). Each page is fetched in-process (app.inject) by a signed-in
  * operator, 3 times to warm up and RUNS times measured; the figure is the server's time for the whole page
  * (session check, store reads, rendering). Goal: under 200 ms per page.
  */
@@ -18,8 +19,12 @@ if (!dir) {
 }
 const RUNS = Number(process.env.RUNS ?? 15);
 const ADMIN = 'bench-admin-token-0123456789';
-const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SECRET_KEY: 'bench-secret-0123456789abcdef0123456789', LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off' });
-const store = await openStore({ dataDir: dir });
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const config = loadConfig({
+  DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SECRET_KEY: 'bench-secret-0123456789abcdef0123456789', LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'off',
+  ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+});
+const store = await openStore({ dataDir: dir, databaseUrl });
 const counters = await openCounters({});
 const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: config.secretKey!, cardSecret: 'card-secret-for-this-run-0123456789abcdef', logger: pino({ level: 'silent' }), processMetrics: false });
 await built.accounts.ensureBuiltinPlans();
@@ -36,13 +41,14 @@ const pages = [
   'overview', 'events', 'events?kind=spam_email', 'events?riskMin=95', `events?before=${Math.floor(total / 2)}`, 'events?user=user-77',
   `events?from=${day(40)}&to=${day(40)}`, 'events?labelled=yes', 'events?labelled=no', 'events?kind=profanity&labelled=yes', `events/${Math.floor(total / 3)}`,
   'payments', 'payments?by=card&q=400123', 'payments?by=transaction&q=tx-777', 'rules', 'lists', 'webhooks', 'model', 'audit',
+  '/dashboard/accounts', '/dashboard/plans',
 ];
 
-console.log(`store: ${total.toLocaleString('en')} events in account "big"; ${RUNS} runs per page after 3 warm-up runs`);
+console.log(`store: ${store.kind}, ${total.toLocaleString('en')} events in account "big"; ${RUNS} runs per page after 3 warm-up runs`);
 console.log('page'.padEnd(44), 'median ms'.padStart(10), 'max ms'.padStart(8), 'bytes'.padStart(8));
 const worst: number[] = [];
 for (const path of pages) {
-  const url = `/dashboard/a/big/${path}`;
+  const url = path.startsWith('/') ? path : `/dashboard/a/big/${path}`;
   const times: number[] = [];
   let bytes = 0;
   for (let i = 0; i < RUNS + 3; i++) {
