@@ -5,7 +5,10 @@
  * error or horizontal overflow on any page at 1280 and 360 px. One browser for the whole file.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
@@ -18,24 +21,35 @@ let t: TestApp;
 let base: string;
 let browser: Browser;
 const consoleErrors: string[] = [];
+/** DATA_IMPORT_DIR of the server, holding a Tor exit list an operator imports by path; and a file to upload. */
+const importDir = mkdtempSync(join(tmpdir(), 'vigil-browser-import-'));
+const uploadDir = mkdtempSync(join(tmpdir(), 'vigil-browser-upload-'));
 
 before(async () => {
-  t = await makeTestApp({ seed: { accounts: [{ id: 'shop', plan: 'premium', keys: [SHOP_KEY] }, { id: 'rival', plan: 'premium', keys: [RIVAL_KEY] }] } });
+  writeFileSync(join(importDir, 'tor-exit-nodes.txt'), '198.51.100.31\n198.51.100.32\n');
+  writeFileSync(join(uploadDir, 'tor-exit-nodes.txt'), '198.51.100.41\n198.51.100.42\n198.51.100.43\n');
+  t = await makeTestApp({
+    env: { DATA_IMPORT_DIR: importDir },
+    seed: { accounts: [{ id: 'shop', plan: 'premium', keys: [SHOP_KEY] }, { id: 'rival', plan: 'premium', keys: [RIVAL_KEY] }] },
+  });
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
   await t?.close();
+  rmSync(importDir, { recursive: true, force: true });
+  rmSync(uploadDir, { recursive: true, force: true });
 });
 
 /** A page in a fresh context; its console errors are collected unless it visits refused pages on purpose (Chromium logs each 404). */
-async function newPage(width = 1280, opts: { expect404s?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+async function newPage(width = 1280, opts: { expect404s?: boolean; expect400s?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
     if (opts.expect404s && /status of 404/.test(m.text())) return;
+    if (opts.expect400s && /status of 400/.test(m.text())) return;
     consoleErrors.push(`${page.url()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
@@ -93,6 +107,83 @@ describe('the console in Chromium', () => {
     assert.equal((await t.store.console.eventLabels('shop', [shopEventId])).get(shopEventId), 'fraud');
     await page.goto(`${base}/dashboard/a/shop/events?labelled=yes`);
     assert.equal(await page.locator('tbody tr').count(), 1);
+  });
+
+  it('shows what drove a non-payment event as a bar chart of its stored points', async () => {
+    const { page } = operator;
+    await page.goto(`${base}/dashboard/a/shop/events/${shopEventId}`);
+    const event = await t.store.events.getEvent('shop', shopEventId);
+    const points = (event!.summary.explanation as { contributions: Array<{ signal: string }> }).contributions;
+    const chart = page.locator('svg.chart[role=img]').last();
+    assert.match((await chart.locator('title').first().textContent()) ?? '', /Contributions to the score/);
+    assert.equal(await chart.locator('rect').count(), points.length);
+    for (const c of points) assert.ok((await chart.locator('text').allTextContents()).includes(`engine ${c.signal}`), c.signal);
+  });
+
+  it('operators create a plan, edit its quota and put an account on it', async () => {
+    const { page } = operator;
+    await page.goto(`${base}/dashboard/plans`);
+    await page.getByRole('link', { name: 'New plan' }).click();
+    await page.getByLabel('Plan id').fill('starter');
+    await page.getByLabel('All methods, including those added later').uncheck();
+    await page.getByLabel('lookup/ip', { exact: true }).check();
+    await page.getByLabel('scoring/email', { exact: true }).check();
+    await page.getByLabel('device').uncheck();
+    await page.getByLabel('Monthly quota (calls; empty for none)').fill('1000');
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    await page.waitForURL(/plans\?ok=plan-created/);
+    assert.match(await page.locator('tr[data-plan="starter"]').innerText(), /lookup\/ip, scoring\/email\s+security\s+1,000/);
+    await page.getByRole('link', { name: 'Edit starter' }).click();
+    await page.getByLabel('Monthly quota (calls; empty for none)').fill('2000');
+    await page.getByRole('button', { name: 'Save plan' }).click();
+    await page.waitForURL(/ok=plan-updated/);
+    assert.equal((await t.store.accounts.getPlan('starter'))?.monthlyQuota, 2000);
+    await page.getByLabel('Account', { exact: true }).last().selectOption('rival');
+    await page.locator('#assign-plan').selectOption('starter');
+    await page.getByRole('button', { name: 'Change plan' }).click();
+    await page.waitForURL(/ok=plan-assigned/);
+    assert.equal((await t.store.accounts.getAccount('rival'))?.planId, 'starter');
+    assert.match(await page.locator('tr[data-plan="starter"]').innerText(), /2,000\s+1000 per 1 s\s+1/);
+    await page.goto(`${base}/dashboard/audit`);
+    assert.match(await page.locator('main').innerText(), /account\.plan\s+rival: premium → starter/);
+  });
+
+  it('imports a dataset from a file under DATA_IMPORT_DIR and from an upload, and keeps their history', async () => {
+    // A path outside DATA_IMPORT_DIR is refused with the reason (a 400, which Chromium logs: a page of its own).
+    const refused = await newPage(1280, { expect400s: true });
+    try {
+      await signIn(refused.page, ADMIN_TOKEN);
+      await refused.page.goto(`${base}/dashboard/a/shop/model`);
+      await refused.page.locator('#path-dataset').selectOption('tor-exit-nodes');
+      await refused.page.getByLabel(/^File under /).fill(join(uploadDir, 'tor-exit-nodes.txt'));
+      await refused.page.getByRole('button', { name: 'Import file' }).click();
+      assert.match(await refused.page.locator('main').innerText(), /is outside DATA_IMPORT_DIR/);
+    } finally {
+      await refused.context.close();
+    }
+    const { page } = operator;
+    await page.goto(`${base}/dashboard/a/shop/model`);
+    await page.locator('#path-dataset').selectOption('tor-exit-nodes');
+    await page.getByLabel(/^File under /).fill('tor-exit-nodes.txt');
+    await page.getByRole('button', { name: 'Import file' }).click();
+    await page.waitForURL(/model\/updates\/\d+$/);
+    await page.locator('#update-state', { hasText: /done|failed/ }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.locator('#update-state').innerText(), 'done');
+    assert.match(await page.locator('#update-log').innerText(), /2 records, 0 rejected/);
+
+    await page.goto(`${base}/dashboard/a/shop/model`);
+    await page.locator('#upload-dataset').selectOption('tor-exit-nodes');
+    await page.locator('#upload-file').setInputFiles(join(uploadDir, 'tor-exit-nodes.txt'));
+    await page.getByRole('button', { name: 'Upload and import' }).click();
+    await page.waitForURL(/model\/updates\/\d+$/);
+    await page.locator('#update-state', { hasText: /done|failed/ }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.locator('#update-state').innerText(), 'done');
+    assert.match(await page.locator('main').innerText(), /upload tor-exit-nodes\.txt/);
+    await page.goto(`${base}/dashboard/a/shop/model`);
+    const history = await page.locator('#update-history tbody tr').allInnerTexts();
+    assert.equal(history.length, 2);
+    assert.match(history[0]!, /tor-exit-nodes\s+upload tor-exit-nodes\.txt\s+operator\s+done/);
+    assert.match(history[1]!, /tor-exit-nodes\s+file .*tor-exit-nodes\.txt\s+operator\s+done/);
   });
 
   it('creates a rule after testing and backtesting it', async () => {
@@ -167,7 +258,9 @@ describe('the console in Chromium', () => {
 
   it('every page loads without console errors and fits 1280 and 360 px without sideways scrolling', async () => {
     const pages = ['overview', 'events', `events/${shopEventId}`, 'payments', 'rules', 'rules/new?group=payment', 'lists', 'webhooks', 'model', 'audit'].map((p) => `/dashboard/a/shop/${p}`);
-    pages.push('/dashboard/accounts', '/dashboard/audit');
+    const [job] = await t.store.console.listUpdateJobs({ limit: 1 });
+    if (job) pages.push(`/dashboard/a/shop/model/updates/${job.id}`);
+    pages.push('/dashboard/accounts', '/dashboard/audit', '/dashboard/plans', '/dashboard/plans/new', '/dashboard/plans/premium/edit');
     for (const width of [1280, 360]) {
       await operator.page.setViewportSize({ width, height: 800 });
       for (const path of pages) {

@@ -1,7 +1,8 @@
 // Vigil console: the only script. Pages work without it; it adds confirmations, auto-submit, file reading and uploads.
 document.addEventListener('submit', (e) => {
   const form = e.target;
-  const question = form instanceof HTMLFormElement ? form.dataset.confirm : undefined;
+  // getAttribute, not dataset: a form's field named `dataset` would hide it.
+  const question = form instanceof HTMLFormElement ? form.getAttribute('data-confirm') : undefined;
   if (question && !window.confirm(question)) e.preventDefault();
 });
 for (const select of document.querySelectorAll('select[data-autosubmit]')) {
@@ -28,7 +29,7 @@ for (const form of document.querySelectorAll('form[data-upload]')) {
     if (button) button.disabled = true;
     try {
       const res = await fetch(`${form.action}/${encodeURIComponent(dataset)}?file=${encodeURIComponent(file.name)}`, {
-        method: 'POST', body: file, headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': form.dataset.csrf ?? '' },
+        method: 'POST', body: file, headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': form.getAttribute('data-csrf') ?? '' },
       });
       if (res.ok) {
         window.location.assign(res.url);
