@@ -3,6 +3,9 @@
  * database (sign-in, every page, a label, a rule preview and save, a list import, the audit log).
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiCall } from '../helpers/api-client.ts';
 import { ConsoleClient } from '../helpers/console-client.ts';
@@ -51,5 +54,48 @@ describe('the console on PostgreSQL', { skip: SKIP_PG }, () => {
     assert.match(imported.body, /1 good values read, 1 new entries added, 1 lines refused/);
     const audit = (await t.store.console.listAudit({ accountId: 'pg', limit: 10 })).map((e) => e.action);
     for (const action of ['event.label', 'rule.create', 'list.import']) assert.ok(audit.includes(action), action);
+  });
+});
+
+describe('dataset update history on PostgreSQL survives a restart', { skip: SKIP_PG }, () => {
+  let db: TestDatabase | undefined;
+  const importDir = mkdtempSync(join(tmpdir(), 'vigil-pg-import-'));
+  before(async () => {
+    db = await createTestDatabase();
+    writeFileSync(join(importDir, 'tor-exit-nodes.txt'), '198.51.100.51\n198.51.100.52\n');
+  });
+  after(async () => {
+    await db?.drop();
+    rmSync(importDir, { recursive: true, force: true });
+  });
+
+  it('a job run before the restart is listed after it; one left running by a dead instance is interrupted once its heartbeat is stale', async () => {
+    const seed = { accounts: [{ id: 'pg', plan: 'premium' }] };
+    const first = await makeTestApp({ databaseUrl: db!.url, env: { DATA_IMPORT_DIR: importDir }, seed });
+    let jobId = 0;
+    try {
+      const op = new ConsoleClient(first);
+      assert.equal(await op.signIn({ secret: ADMIN_TOKEN }), 303);
+      const started = await op.post('/dashboard/a/pg/model/imports', { dataset: 'tor-exit-nodes', path: 'tor-exit-nodes.txt' });
+      assert.equal(started.status, 303, started.body.slice(0, 300));
+      jobId = Number(/(\d+)$/.exec(started.location ?? '')?.[1]);
+      for (let i = 0; i < 100 && (await first.store.console.getUpdateJob(jobId))?.state === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await first.close();
+    }
+    // What a killed instance leaves behind: a job still "running" whose heartbeat stopped 10 minutes ago.
+    const old = new Date(Date.now() - 10 * 60_000).toISOString();
+    const second = await makeTestApp({ databaseUrl: db!.url, seed });
+    try {
+      const leftOver = await second.store.console.insertUpdateJob({ dataset: 'asn-bgptools', source: 'sources', actor: 'operator', startedAt: old, heartbeatAt: old });
+      const op = new ConsoleClient(second);
+      assert.equal(await op.signIn({ secret: ADMIN_TOKEN }), 303);
+      const model = (await op.get('/dashboard/a/pg/model')).body;
+      assert.match(model, new RegExp(`model/updates/${jobId}">[^<]+</a></td><td>tor-exit-nodes</td><td>file [^<]*tor-exit-nodes\\.txt</td><td>operator</td><td><span class="tag legit">done</span>`));
+      assert.match((await op.get(`/dashboard/a/pg/model/updates/${jobId}`)).body, /2 records, 0 rejected/);
+      assert.match((await op.get(`/dashboard/a/pg/model/updates/${leftOver}`)).body, /id="update-state">interrupted/);
+    } finally {
+      await second.close();
+    }
   });
 });
