@@ -4,7 +4,7 @@
  * payments, labels) and the services (a rule, list entries, a webhook), signs in as operator in Debian's
  * headless Chromium and saves one PNG per page and width.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -19,7 +19,11 @@ const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const ADMIN = 'screenshot-admin-token-0123456789';
 const KEY = 'svc_live_demo000000000000000000001';
 const dir = mkdtempSync(join(tmpdir(), 'vigil-shots-'));
-const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SECRET_KEY: 'screenshot-secret-0123456789abcdef012345', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8', NETWORK: 'off' });
+// DATA_IMPORT_DIR with a small Tor exit list, imported from the model page before the screenshots.
+const importDir = join(dir, 'import');
+mkdirSync(importDir);
+writeFileSync(join(importDir, 'tor-exit-nodes.txt'), '185.220.101.1\n185.220.101.2\n185.220.101.3\n');
+const config = loadConfig({ DATA_IMPORT_DIR: importDir, DATA_DIR: dir, ADMIN_TOKEN: ADMIN, SECRET_KEY: 'screenshot-secret-0123456789abcdef012345', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8', NETWORK: 'off' });
 const store = await openStore({ dataDir: dir });
 const counters = await openCounters({});
 const built = await buildApp({ config, store, counters, data: loadEngineData(), secret: config.secretKey!, cardSecret: 'card-secret-for-this-run-0123456789abcdef', logger: pino({ level: 'silent' }), processMetrics: false });
@@ -64,13 +68,33 @@ const pages: Array<[string, string]> = [
   ['overview', '/dashboard/a/demo/overview'], ['events', '/dashboard/a/demo/events'], ['payments', '/dashboard/a/demo/payments'],
   ['rules', '/dashboard/a/demo/rules'], ['rule-new', '/dashboard/a/demo/rules/new?group=email'], ['lists', '/dashboard/a/demo/lists'],
   ['webhooks', '/dashboard/a/demo/webhooks'], ['model', '/dashboard/a/demo/model'], ['audit', '/dashboard/a/demo/audit'], ['accounts', '/dashboard/accounts'],
+  ['plans', '/dashboard/plans'], ['plan-edit', '/dashboard/plans/standard/edit'],
 ];
 const payment = (await store.events.listEvents('demo', { kind: 'fraud_payment', limit: 1 }))[0];
 if (payment) pages.splice(2, 0, ['event', `/dashboard/a/demo/events/${payment.eventId}`]);
+const email = (await store.events.listEvents('demo', { kind: 'spam_email', limit: 1 }))[0];
+if (email) pages.splice(3, 0, ['event-email', `/dashboard/a/demo/events/${email.eventId}`]);
 
 mkdirSync(OUT, { recursive: true });
 const browser = await launchChromium();
 try {
+  // One dataset update, run through the page as an operator would: its progress page is shot too.
+  {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/dashboard/sign-in`);
+    await page.fill('#secret', ADMIN);
+    await page.click('form:has(#secret) button[type=submit]');
+    await page.waitForURL(/overview/);
+    await page.goto(`${base}/dashboard/a/demo/model`);
+    await page.selectOption('#path-dataset', 'tor-exit-nodes');
+    await page.fill('#path-file', 'tor-exit-nodes.txt');
+    await page.click('form:has(#path-file) button[type=submit]');
+    await page.waitForURL(/model\/updates\/\d+$/);
+    await page.locator('#update-state', { hasText: /done|failed/ }).waitFor({ timeout: 30_000 });
+    pages.push(['update', new URL(page.url()).pathname]);
+    await context.close();
+  }
   for (const width of [1280, 360]) {
     const context = await browser.newContext({ viewport: { width, height: width === 360 ? 780 : 900 } });
     const page = await context.newPage();
