@@ -38,6 +38,8 @@ export interface UpdateRequest {
 export class DataUpdates {
   /** Jobs of this process still running: their lines, written to the store as they come. */
   readonly #running = new Map<number, { dataset: string; lines: string[] }>();
+  /** Datasets whose job is being created (between the check for a running one and its row). */
+  readonly #starting = new Set<string>();
   #ready: Promise<void>;
 
   constructor(
@@ -117,7 +119,8 @@ export class DataUpdates {
       throw new UpdateRefused(`There is no file ${wanted} under DATA_IMPORT_DIR (${root}).`);
     }
     const rel = relative(root, real);
-    if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
+    if (rel === '') throw new UpdateRefused(`${wanted} is DATA_IMPORT_DIR itself: give the path of a file in it.`);
+    if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
       throw new UpdateRefused(`${wanted} is outside DATA_IMPORT_DIR (${root}): only files under it can be imported from the console.`);
     }
     if (!statSync(real).isFile()) throw new UpdateRefused(`${wanted} is not a file.`);
@@ -131,6 +134,22 @@ export class DataUpdates {
       req.file?.cleanup?.();
       return id;
     }
+    if (this.#starting.has(req.name)) {
+      req.file?.cleanup?.();
+      throw new UpdateRefused(`An update of ${req.name} is starting: follow it in the update history.`);
+    }
+    this.#starting.add(req.name);
+    try {
+      return await this.#start(req);
+    } catch (err) {
+      req.file?.cleanup?.();
+      throw err;
+    } finally {
+      this.#starting.delete(req.name);
+    }
+  }
+
+  async #start(req: UpdateRequest): Promise<number> {
     await this.#ready;
     const running = (await this.store.listUpdateJobs({ dataset: req.name, limit: 1 })).map((j) => this.#shown(j)).find((j) => j.state === 'running');
     if (running) {

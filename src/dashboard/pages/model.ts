@@ -25,7 +25,14 @@ export function registerModel(app: FastifyInstance, deps: DashboardDeps): void {
     if (!DATASET_NAMES.includes(name)) throw new UserError(`There is no dataset ${name.slice(0, 64)}.`, 404);
     return name;
   };
-  const started = async (ctx: Ctx, reply: FastifyReply, name: string, id: number, how: string): Promise<FastifyReply> => {
+  const started = async (ctx: Ctx, reply: FastifyReply, name: string, start: Promise<number>, how: string): Promise<FastifyReply> => {
+    let id: number;
+    try {
+      id = await start;
+    } catch (err) {
+      if (err instanceof UpdateRefused) throw new UserError(err.message, 409);
+      throw err;
+    }
     await ctx.audit('data.update', `${name} from ${how} (job ${id})`, null);
     return reply.redirect(accountPath(ctx, `model/updates/${id}`), 303);
   };
@@ -34,7 +41,7 @@ export function registerModel(app: FastifyInstance, deps: DashboardDeps): void {
   app.post('/a/:account/model/updates/:name', page(deps, async (req, reply, ctx) => {
     const name = known(req.params.name ?? '');
     if (deps.updates.updatable([name]).length === 0) throw new UserError(`${name} has no sources to update from: import a file (a path under DATA_IMPORT_DIR, or an upload) below.`, 404);
-    return started(ctx, reply, name, await deps.updates.start({ name, actor: ctx.session.actor }), 'its sources');
+    return started(ctx, reply, name, deps.updates.start({ name, actor: ctx.session.actor }), 'its sources');
   }, operator));
 
   // ... from a file on the server, under DATA_IMPORT_DIR only (as vigil data update NAME --from FILE).
@@ -47,7 +54,7 @@ export function registerModel(app: FastifyInstance, deps: DashboardDeps): void {
       if (err instanceof UpdateRefused) throw new UserError(err.message, 400);
       throw err;
     }
-    return started(ctx, reply, name, await deps.updates.start({ name, actor: ctx.session.actor, file: { path, label: `file ${path}` } }), `file ${path}`);
+    return started(ctx, reply, name, deps.updates.start({ name, actor: ctx.session.actor, file: { path, label: `file ${path}` } }), `file ${path}`);
   }, operator));
 
   // ... or from a file uploaded by the page (a raw body: the page's script sends the chosen file with the CSRF token in a header).
@@ -69,7 +76,7 @@ export function registerModel(app: FastifyInstance, deps: DashboardDeps): void {
       cleanup();
       throw new UserError('The uploaded file is empty.');
     }
-    return started(ctx, reply, name, await deps.updates.start({ name, actor: ctx.session.actor, file: { path, label: `upload ${fileName}`, cleanup } }), `upload ${fileName}`);
+    return started(ctx, reply, name, deps.updates.start({ name, actor: ctx.session.actor, file: { path, label: `upload ${fileName}`, cleanup } }), `upload ${fileName}`);
   }, operator));
 
   app.get('/a/:account/model/updates/:id', page(deps, async (req, reply, ctx) => {
