@@ -3,6 +3,7 @@ import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
 import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
+import { VELOCITY_ROWS } from '../store/learning-rows.ts';
 import { ruleKey } from '../intel/payment/prior.ts';
 import { LIMITS } from '../intel/payment/rules.ts';
 import { combine, NO_LEARNING, ruleContext, runRules } from '../intel/payment/score.ts';
@@ -327,6 +328,17 @@ export class PaymentService {
       // A popular BIN has thousands of scorings in ten minutes at a busy shop: its window is read only for the
       // small amounts of card testing (PF10027), so ordinary payments never pay for it.
       ['binCardsLast10Minutes', ids.cardBin !== null && small ? { by: 'bin', hash: ids.cardBin, since: m10, distinct: 'card' } : null],
+      // A BIN attack with ordinary amounts (PF10033): the BIN's distinct cards at one and ten minutes and its usual rate
+      // (its scorings in ten minutes, an hour and a day), all from one bounded read of the BIN's index range.
+      ['binAnyCardsLastMinute', ids.cardBin !== null ? { by: 'binAny', hash: ids.cardBin, since: m1, distinct: 'card' } : null],
+      ['binAnyCardsLast10Minutes', ids.cardBin !== null ? { by: 'binAny', hash: ids.cardBin, since: m10, distinct: 'card' } : null],
+      ['binAnyLast10Minutes', ids.cardBin !== null ? { by: 'binAny', hash: ids.cardBin, since: m10 } : null],
+      ['binAnyLastHour', ids.cardBin !== null ? { by: 'binAny', hash: ids.cardBin, since: h1 } : null],
+      ['binAnyLastDay', ids.cardBin !== null ? { by: 'binAny', hash: ids.cardBin, since: d1 } : null],
+      ['deviceCardsLastMinute', h.device ? { by: 'device', hash: h.device, since: m1, distinct: 'card' } : null],
+      ['deviceCardsLast10Minutes', h.device ? { by: 'device', hash: h.device, since: m10, distinct: 'card' } : null],
+      ['ipCardsLastMinute', h.ip ? { by: 'ip', hash: h.ip, since: m1, distinct: 'card' } : null],
+      ['ipCardsLast10Minutes', h.ip ? { by: 'ip', hash: h.ip, since: m10, distinct: 'card' } : null],
       ['deviceCustomers30d', h.device ? { by: 'device', hash: h.device, since: d30, distinct: 'customer' } : null],
       ['ipCustomersLastDay', h.ip ? { by: 'ip', hash: h.ip, since: d1, distinct: 'customer' } : null],
     ];
@@ -334,8 +346,11 @@ export class PaymentService {
     if (asked.length === 0) return {};
     const counts = await this.deps.velocity.velocity(accountId, asked.map((w) => w[1]));
     const out: VelocitySignal = {};
-    asked.forEach(([name], i) => {
-      out[name] = counts[i] ?? 0;
+    asked.forEach(([name, query], i) => {
+      const n = counts[i] ?? 0;
+      // The store reads at most VELOCITY_ROWS rows of one BIN, Redis counts them all: the BIN's counts are clamped
+      // so both give PF10033 the same usual rate (learning-rows.ts).
+      out[name] = query.by === 'binAny' ? Math.min(n, VELOCITY_ROWS) : n;
     });
     return out;
   }

@@ -141,6 +141,22 @@ export interface VelocitySignal {
   deviceLast10Minutes?: number;
   /** Card testing across one BIN: distinct cards of the card's BIN in the last ten minutes (this one excluded). */
   binCardsLast10Minutes?: number;
+  /**
+   * A BIN attack with ordinary amounts (PF10033): distinct cards of the card's BIN, whatever their amount, in the
+   * last minute and ten minutes; and the BIN's scorings in ten minutes, an hour and 24 hours, from which its usual
+   * rate at this account is read. Each at most VELOCITY_ROWS (the service clamps them, so the store's bounded read
+   * and Redis give the same numbers).
+   */
+  binAnyCardsLastMinute?: number;
+  binAnyCardsLast10Minutes?: number;
+  binAnyLast10Minutes?: number;
+  binAnyLastHour?: number;
+  binAnyLastDay?: number;
+  /** Distinct cards from the device, and from the IP address, in the last minute and ten minutes (PF10033). */
+  deviceCardsLastMinute?: number;
+  deviceCardsLast10Minutes?: number;
+  ipCardsLastMinute?: number;
+  ipCardsLast10Minutes?: number;
   /** Distinct emails and IP addresses that used the card in 24 hours. */
   cardEmailsLastDay?: number;
   cardIpsLastDay?: number;
