@@ -602,15 +602,16 @@ const TEN_MINUTES_PER_HOUR = 5;
 
 /**
  * PF10033: the usual number of scorings of the card's BIN in ten minutes at this account, from the BIN's scorings
- * before the last ten minutes: over the 24 hours, or, when the BIN is so busy that its day is beyond the rows a
- * window counts (LIMITS.binRows), over the last hour (the larger of the two). Undefined without the BIN's counts.
+ * before the last ten minutes: the larger of its 24 hours' average and its last hour's (the 50 minutes before the
+ * last ten). The hour follows a busy evening, an account younger than a day, and a BIN whose day is beyond the rows
+ * a window counts (LIMITS.binRows); the price is that an attack sustained for more than about twenty minutes
+ * becomes the hour's usual. Undefined without the BIN's counts.
  */
 export function binUsualPer10Minutes(v: PaymentSignals['velocity']): number | undefined {
   const { binAnyLastDay: day, binAnyLastHour: hour, binAnyLast10Minutes: recent } = v;
   if (day === undefined || recent === undefined) return undefined;
   const perDay = Math.max(0, day - recent) / TEN_MINUTES_PER_DAY;
-  if (day < LIMITS.binRows) return perDay;
-  return Math.max(perDay, Math.max(0, (hour ?? day) - recent) / TEN_MINUTES_PER_HOUR);
+  return Math.max(perDay, Math.max(0, (hour ?? recent) - recent) / TEN_MINUTES_PER_HOUR);
 }
 
 /** PF10033: the distinct cards of one BIN in a window whose usual count is `usual` from which it is an attack. */
