@@ -178,9 +178,9 @@ describe('paymentFeatures', () => {
   it('many cards in minutes: the BIN above its usual count, cards per device and per IP (PF10033)', () => {
     const f = (velocity: VelocitySignal) => paymentFeatures(input(), { ...noFacts, velocity }, hashFn).filter((x) => /^(bin_surge|dev_cards10m|ip_cards10m):/.test(x)).sort();
     // A quiet BIN: 9 cards in ten minutes, nothing before.
-    assert.deepEqual(f({ binAnyCardsLast10Minutes: 9, binAnyLast10Minutes: 9, binAnyLastHour: 9, binAnyLastDay: 9, deviceCardsLast10Minutes: 1, ipCardsLast10Minutes: 2 }), ['bin_surge:4+', 'dev_cards10m:1', 'ip_cards10m:2-3']);
+    assert.deepEqual(f({ binAnyCardsLast10Minutes: 9, binUsualPer10Minutes: 0, deviceCardsLast10Minutes: 1, ipCardsLast10Minutes: 2 }), ['bin_surge:4+', 'dev_cards10m:1', 'ip_cards10m:2-3']);
     // A popular BIN at its usual pace (25 in ten minutes, 25 usual from its hour): nothing above twice the usual.
-    assert.deepEqual(f({ binAnyCardsLast10Minutes: 25, binAnyLast10Minutes: 25, binAnyLastHour: 150, binAnyLastDay: 200 }), ['bin_surge:0']);
+    assert.deepEqual(f({ binAnyCardsLast10Minutes: 25, binUsualPer10Minutes: 25 }), ['bin_surge:0']);
     assert.deepEqual(f({}), []);
   });
 

@@ -48,7 +48,7 @@
  * | `cart_size:<1\|2-4\|5+>` | number of cart items |
  */
 import { DIGITAL_FEATURE } from '../intel/payment/prior.ts';
-import { amountZ, binUsualPer10Minutes, LIMITS } from '../intel/payment/rules.ts';
+import { amountZ, LIMITS } from '../intel/payment/rules.ts';
 import type { AmountHistory, PaymentInput, VelocitySignal } from '../intel/payment/types.ts';
 import { BIAS_FEATURE } from './ftrl.ts';
 
@@ -244,7 +244,7 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
     if (v.cardEmailsLastDay !== undefined) out.add(`card_email:${countBucket(v.cardEmailsLastDay)}`);
     if (v.deviceCustomers30d !== undefined) out.add(`dev_cust:${countBucket(v.deviceCustomers30d)}`);
     if (v.ipCustomersLastDay !== undefined) out.add(`ip_cust:${countBucket(v.ipCustomersLastDay)}`);
-    const usual = binUsualPer10Minutes(v);
+    const usual = v.binUsualPer10Minutes;
     if (usual !== undefined && v.binAnyCardsLast10Minutes !== undefined) {
       out.add(`bin_surge:${countBucket(v.binAnyCardsLast10Minutes - Math.floor(LIMITS.binPeakFactor * usual))}`);
     }

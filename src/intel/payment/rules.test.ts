@@ -4,7 +4,7 @@ import { countryRiskLists, HIGH_FRAUD_CUSTOMER_COUNTRIES, HIGH_RISK_CARD_COUNTRI
 import { cleanSignals, emptyInput, history, TEST_NOW, type SignalOverrides } from './fixtures.ts';
 import { DIGITAL_BOOSTED, DIGITAL_FACTOR, featurePrior, PRIOR_LOG_ODDS } from './prior.ts';
 import {
-  amountZ, haversineKm, LIMITS, modelFlagHit, PAYMENT_RULE_IDS, PAYMENT_RULES, THRESHOLDS, type PaymentRuleId, type RuleContext,
+  amountZ, binSurgeLimit, binUsualPer10Minutes, haversineKm, LIMITS, modelFlagHit, PAYMENT_RULE_IDS, PAYMENT_RULES, THRESHOLDS, type PaymentRuleId, type RuleContext,
 } from './rules.ts';
 import type { PaymentInput } from './types.ts';
 import { BIN_WINDOW_AMOUNT_BELOW } from '../../store/learning-ports.ts';
@@ -284,14 +284,14 @@ const CASES: Record<PaymentRuleId, Case[]> = {
   ],
   PF10033: [
     { name: 'nothing known', fires: false },
-    { name: 'a quiet BIN: 4 cards in ten minutes', signals: { velocity: { binAnyCardsLast10Minutes: 4, binAnyLast10Minutes: 4, binAnyLastHour: 4, binAnyLastDay: 4 } }, fires: false },
-    { name: 'a quiet BIN: 5 cards in ten minutes, ordinary amounts', input: { amount: 80 }, signals: { velocity: { binAnyCardsLast10Minutes: 5, binAnyLast10Minutes: 5, binAnyLastHour: 5, binAnyLastDay: 6 } }, fires: true, grade: '5', detail: 'BIN in the last 10 minutes 5' },
-    { name: 'a quiet BIN: 9 cards in two minutes', signals: { velocity: { binAnyCardsLastMinute: 5, binAnyCardsLast10Minutes: 9, binAnyLast10Minutes: 9, binAnyLastHour: 9, binAnyLastDay: 9 } }, fires: true, grade: '8' },
-    { name: 'a popular BIN at a busy shop (25 cards in ten minutes, 25 usual)', signals: { velocity: { binAnyCardsLastMinute: 4, binAnyCardsLast10Minutes: 25, binAnyLast10Minutes: 25, binAnyLastHour: 150, binAnyLastDay: 200 } }, fires: false },
-    { name: 'the popular BIN attacked (100 cards in ten minutes, 20 usual)', signals: { velocity: { binAnyCardsLast10Minutes: 100, binAnyLast10Minutes: 100, binAnyLastHour: 200, binAnyLastDay: 200 } }, fires: true, grade: '8', detail: 'limit 62' },
-    { name: 'a BIN of 60 a day: 6 cards in ten minutes is within its limit', signals: { velocity: { binAnyCardsLastMinute: 2, binAnyCardsLast10Minutes: 6, binAnyLast10Minutes: 10, binAnyLastHour: 12, binAnyLastDay: 60 } }, fires: false },
-    { name: 'the same BIN: 5 cards in one minute', signals: { velocity: { binAnyCardsLastMinute: 5, binAnyCardsLast10Minutes: 6, binAnyLast10Minutes: 10, binAnyLastHour: 12, binAnyLastDay: 60 } }, fires: true, grade: '5', detail: 'last minute 5' },
-    { name: 'a BIN busy this last hour (40 before the last ten minutes): 12 cards in ten minutes is its pace', signals: { velocity: { binAnyCardsLast10Minutes: 12, binAnyLast10Minutes: 12, binAnyLastHour: 52, binAnyLastDay: 60 } }, fires: false },
+    { name: 'a quiet BIN: 4 cards in ten minutes', signals: { velocity: { binAnyCardsLast10Minutes: 4, binUsualPer10Minutes: 0 } }, fires: false },
+    { name: 'a quiet BIN: 5 cards in ten minutes, ordinary amounts', input: { amount: 80 }, signals: { velocity: { binAnyCardsLast10Minutes: 5, binUsualPer10Minutes: 0.007 } }, fires: true, grade: '5', detail: 'BIN in the last 10 minutes 5' },
+    { name: 'a quiet BIN: 9 cards in two minutes', signals: { velocity: { binAnyCardsLastMinute: 5, binAnyCardsLast10Minutes: 9, binUsualPer10Minutes: 0 } }, fires: true, grade: '8' },
+    { name: 'a popular BIN at a busy shop (25 cards in ten minutes, 25 usual)', signals: { velocity: { binAnyCardsLastMinute: 4, binAnyCardsLast10Minutes: 25, binUsualPer10Minutes: 25 } }, fires: false },
+    { name: 'the popular BIN attacked (100 cards in ten minutes, 20 usual)', signals: { velocity: { binAnyCardsLast10Minutes: 100, binUsualPer10Minutes: 20 } }, fires: true, grade: '8', detail: 'limit 62' },
+    { name: 'a BIN of 60 a day: 6 cards in ten minutes is within its limit', signals: { velocity: { binAnyCardsLastMinute: 2, binAnyCardsLast10Minutes: 6, binUsualPer10Minutes: 0.4 } }, fires: false },
+    { name: 'the same BIN: 5 cards in one minute', signals: { velocity: { binAnyCardsLastMinute: 5, binAnyCardsLast10Minutes: 6, binUsualPer10Minutes: 0.4 } }, fires: true, grade: '5', detail: 'last minute 5' },
+    { name: 'a BIN busy this last hour (40 before the last ten minutes): 12 cards in ten minutes is its pace', signals: { velocity: { binAnyCardsLast10Minutes: 12, binUsualPer10Minutes: 8 } }, fires: false },
     { name: 'a device with 3 cards in ten minutes', signals: { velocity: { deviceCardsLast10Minutes: 3, deviceCardsLastMinute: 1 } }, fires: true, grade: '3', detail: 'device' },
     { name: 'a device with 2 cards (a retry after a decline)', signals: { velocity: { deviceCardsLast10Minutes: 2 } }, fires: false },
     { name: 'an IP with 4 cards in ten minutes', signals: { velocity: { ipCardsLast10Minutes: 4, ipCardsLastMinute: 2 } }, fires: false },
@@ -377,7 +377,17 @@ describe('payment rules: the table itself', () => {
     assert.equal(LIMITS.smallAmount, BIN_WINDOW_AMOUNT_BELOW);
   });
 
-  it('PF10033 knows the rows a store window counts (the usual rate of a busy BIN switches to its hour there)', () => {
+  it("PF10033: a BIN's usual count in ten minutes is the larger of its day's and its hour's, before the last ten minutes", () => {
+    // 150 scorings in the day, 20 of them in the last ten minutes: 130 over 143 ten-minute windows; the hour has none older.
+    assert.equal(binUsualPer10Minutes(150, 20, 20), 130 / 143);
+    // A busy evening: 40 in the 50 minutes before the last ten is 8 per ten minutes, above the day's 0.9.
+    assert.equal(binUsualPer10Minutes(150, 60, 20), 8);
+    // An attack alone in the last ten minutes has no usual count behind it.
+    assert.equal(binUsualPer10Minutes(9, 9, 9), 0);
+    assert.equal(binSurgeLimit(0, { countries: countryRiskLists(), digital: false }), 5);
+    assert.equal(binSurgeLimit(0, { countries: countryRiskLists(), digital: true }), 4);
+    assert.equal(binSurgeLimit(8, { countries: countryRiskLists(), digital: false }), 31);
+    assert.equal(binSurgeLimit(20, { countries: countryRiskLists(), digital: false }), 62);
     assert.equal(LIMITS.binRows, VELOCITY_ROWS);
   });
 

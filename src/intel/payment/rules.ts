@@ -601,17 +601,15 @@ const TEN_MINUTES_PER_DAY = 143;
 const TEN_MINUTES_PER_HOUR = 5;
 
 /**
- * PF10033: the usual number of scorings of the card's BIN in ten minutes at this account, from the BIN's scorings
- * before the last ten minutes: the larger of its 24 hours' average and its last hour's (the 50 minutes before the
- * last ten). The hour follows a busy evening, an account younger than a day, and a BIN whose day is beyond the rows
- * a window counts (LIMITS.binRows); the price is that an attack sustained for more than about twenty minutes
- * becomes the hour's usual. Undefined without the BIN's counts.
+ * PF10033: the usual number of scorings of the card's BIN in ten minutes at this account, from its scorings in the last
+ * 24 hours (`day`), hour (`hour`) and ten minutes (`recent`), each at most LIMITS.binRows: the larger of the 24 hours'
+ * average and the last hour's, both before the last ten minutes. The hour follows a busy evening, an account younger
+ * than a day, and a BIN whose day is beyond the rows a window counts; the day keeps a morning's ramp-up from looking
+ * like an attack. The price: an attack sustained for more than about twenty minutes becomes the hour's usual.
  */
-export function binUsualPer10Minutes(v: PaymentSignals['velocity']): number | undefined {
-  const { binAnyLastDay: day, binAnyLastHour: hour, binAnyLast10Minutes: recent } = v;
-  if (day === undefined || recent === undefined) return undefined;
+export function binUsualPer10Minutes(day: number, hour: number, recent: number): number {
   const perDay = Math.max(0, day - recent) / TEN_MINUTES_PER_DAY;
-  return Math.max(perDay, Math.max(0, (hour ?? recent) - recent) / TEN_MINUTES_PER_HOUR);
+  return Math.max(perDay, Math.max(0, hour - recent) / TEN_MINUTES_PER_HOUR);
 }
 
 /** PF10033: the distinct cards of one BIN in a window whose usual count is `usual` from which it is an attack. */
@@ -638,7 +636,7 @@ export function manyCardsInMinutes(_input: PaymentInput, s: PaymentSignals, ctx:
   for (const [value, key] of [[v.deviceCardsLast10Minutes, 'deviceCardsLast10Minutes'], [v.ipCardsLast10Minutes, 'ipCardsLast10Minutes'], [v.ipCardsLastMinute, 'ipCardsLastMinute']] as const) {
     if (value !== undefined && value >= threshold(key, ctx)) n = Math.max(n, value);
   }
-  const usual = binUsualPer10Minutes(v);
+  const usual = v.binUsualPer10Minutes;
   if (usual !== undefined) {
     for (const [label, cards, per] of [['10 minutes', v.binAnyCardsLast10Minutes, usual], ['minute', v.binAnyCardsLastMinute, usual / 10]] as const) {
       if (cards === undefined) continue;

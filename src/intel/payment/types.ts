@@ -143,15 +143,15 @@ export interface VelocitySignal {
   binCardsLast10Minutes?: number;
   /**
    * A BIN attack with ordinary amounts (PF10033): distinct cards of the card's BIN, whatever their amount, in the
-   * last minute and ten minutes; and the BIN's scorings in ten minutes, an hour and 24 hours, from which its usual
-   * rate at this account is read. Each at most VELOCITY_ROWS (the service clamps them, so the store's bounded read
-   * and Redis give the same numbers).
+   * last minute and ten minutes (at most VELOCITY_ROWS: the service clamps Redis's counts to the store's bounded read).
    */
   binAnyCardsLastMinute?: number;
   binAnyCardsLast10Minutes?: number;
-  binAnyLast10Minutes?: number;
-  binAnyLastHour?: number;
-  binAnyLastDay?: number;
+  /**
+   * The BIN's usual number of scorings in ten minutes at this account (binUsualPer10Minutes in rules.ts, from its
+   * scorings before the last ten minutes), read at most once a minute per instance and BIN.
+   */
+  binUsualPer10Minutes?: number;
   /** Distinct cards from the device, and from the IP address, in the last minute and ten minutes (PF10033). */
   deviceCardsLastMinute?: number;
   deviceCardsLast10Minutes?: number;
