@@ -30,7 +30,7 @@ export function loadBundledReshippers(file: string = BUNDLED_RESHIPPERS_FILE): {
     info: {
       name: RESHIPPERS,
       version: `bundled-${parsed.version ?? 'unknown'}`,
-      source: `Vigil's curated list (src/data/reshippers.csv, ${parsed.rows.length} entries from the forwarders' own public pages)`,
+      source: `Vigil's curated list (src/data/reshippers.csv, ${parsed.rows.length} entries from the forwarders' own public pages and official notices)`,
       license: 'MIT (compilation); the addresses are public facts',
     },
   };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { PaymentInput } from '../intel/payment/types.ts';
+import type { PaymentInput, VelocitySignal } from '../intel/payment/types.ts';
 import { amountBucket, paymentFeatures, type FeatureFacts } from './features.ts';
 
 const hashFn = (s: string): string => createHmac('sha256', 'test-key').update(s).digest('hex');
@@ -173,6 +173,15 @@ describe('paymentFeatures', () => {
     // Fewer than 20 account amounts: no amount_z.
     const few = paymentFeatures(input({ amount: 900 }), { ...noFacts, accountAmounts: { ...account, count: 19 } }, hashFn);
     assert.ok(!few.some((f) => f.startsWith('amount_z:')));
+  });
+
+  it('many cards in minutes: the BIN above its usual count, cards per device and per IP (PF10033)', () => {
+    const f = (velocity: VelocitySignal) => paymentFeatures(input(), { ...noFacts, velocity }, hashFn).filter((x) => /^(bin_surge|dev_cards10m|ip_cards10m):/.test(x)).sort();
+    // A quiet BIN: 9 cards in ten minutes, nothing before.
+    assert.deepEqual(f({ binAnyCardsLast10Minutes: 9, binUsualPer10Minutes: 0, deviceCardsLast10Minutes: 1, ipCardsLast10Minutes: 2 }), ['bin_surge:4+', 'dev_cards10m:1', 'ip_cards10m:2-3']);
+    // A popular BIN at its usual pace (25 in ten minutes, 25 usual from its hour): nothing above twice the usual.
+    assert.deepEqual(f({ binAnyCardsLast10Minutes: 25, binUsualPer10Minutes: 25 }), ['bin_surge:0']);
+    assert.deepEqual(f({}), []);
   });
 
   it('a malformed grade is dropped, a lower-case id is upper-cased', () => {

@@ -37,6 +37,8 @@
  * | `cust_hist:<0\|1\|2-4\|5+>` | earlier scorings of the customer_id (a new customer is 0) |
  * | `card10m:<n>`, `card_cust:<n>`, `card_email:<n>` | attempts with the card in 10 minutes; its customers in 30 days; its emails in 24 hours (0, 1, 2-3, 4+) |
  * | `dev_cust:<n>`, `ip_cust:<n>` | customers of the device in 30 days, of the IP in 24 hours (0, 1, 2-3, 4+) |
+ * | `bin_surge:<n>` | distinct cards of the card's BIN in 10 minutes above twice its usual count there (PF10033's usual rate; 0, 1, 2-3, 4+) |
+ * | `dev_cards10m:<n>`, `ip_cards10m:<n>` | distinct cards from the device, from the IP, in 10 minutes (0, 1, 2-3, 4+) |
  * | `phone_type:<lineType>` | the phone's line type (mobile, fixed_line, voip, toll_free, premium_rate, ... unknown) |
  * | `browser:<family>`, `os:<family>` | the User-Agent's browser (chrome, edge, firefox, safari, ie, opera, other) and system (windows, mac, ios, android, linux, other) |
  * | `x:<a>&<b>` | crosses: `new` (account < 1 day), `anon` (PF10003), `disposable` (PF10004), `high` (amount z ≥ 2), `mismatch` (PF10029 or PF10017), `digital` |
@@ -242,6 +244,12 @@ export function paymentFeatures(input: PaymentInput, facts: FeatureFacts, hashFn
     if (v.cardEmailsLastDay !== undefined) out.add(`card_email:${countBucket(v.cardEmailsLastDay)}`);
     if (v.deviceCustomers30d !== undefined) out.add(`dev_cust:${countBucket(v.deviceCustomers30d)}`);
     if (v.ipCustomersLastDay !== undefined) out.add(`ip_cust:${countBucket(v.ipCustomersLastDay)}`);
+    const usual = v.binUsualPer10Minutes;
+    if (usual !== undefined && v.binAnyCardsLast10Minutes !== undefined) {
+      out.add(`bin_surge:${countBucket(v.binAnyCardsLast10Minutes - Math.floor(LIMITS.binPeakFactor * usual))}`);
+    }
+    if (v.deviceCardsLast10Minutes !== undefined) out.add(`dev_cards10m:${countBucket(v.deviceCardsLast10Minutes)}`);
+    if (v.ipCardsLast10Minutes !== undefined) out.add(`ip_cards10m:${countBucket(v.ipCardsLast10Minutes)}`);
   }
   // Crosses the rules' priors do not express: a new account that also hides, uses a throw-away
   // address or pays a high amount is worse than the sum of its parts in some shops and not in others.

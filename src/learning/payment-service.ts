@@ -3,8 +3,9 @@ import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
 import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
+import { VELOCITY_ROWS } from '../store/learning-rows.ts';
 import { ruleKey } from '../intel/payment/prior.ts';
-import { LIMITS } from '../intel/payment/rules.ts';
+import { binUsualPer10Minutes, LIMITS } from '../intel/payment/rules.ts';
 import { combine, NO_LEARNING, ruleContext, runRules } from '../intel/payment/score.ts';
 import type { AmountHistory, ListSignal, PaymentInput, PaymentScore, PaymentSignals, VelocitySignal } from '../intel/payment/types.ts';
 import { engineSignals, paymentDatasets, reshipperSignal, type PaymentEngines } from './engine-signals.ts';
@@ -29,6 +30,16 @@ const CUSTOMER_HISTORY_DAYS = 365;
 const ACCOUNT_HISTORY_DAYS = 90;
 /** Account-wide amount statistics are cached this long per account and currency (they move slowly). */
 const ACCOUNT_STATS_TTL_MS = 60_000;
+/**
+ * A BIN's usual rate at an account (PF10033) is read again after this long: it counts the scorings before the last ten
+ * minutes, which a minute changes little, and reading it is the one velocity read that grows with a popular BIN (up to
+ * VELOCITY_ROWS rows) where the attack's own windows (one and ten minutes) stay small. At most BIN_USUAL_ENTRIES are kept.
+ */
+const BIN_USUAL_TTL_MS = 60_000;
+const BIN_USUAL_ENTRIES = 50_000;
+
+/** The velocity counts a scoring asks for: the signal's, and the BIN's raw counts its usual rate is made of. */
+type VelocityName = keyof VelocitySignal | 'binAnyLast10Minutes' | 'binAnyLastHour' | 'binAnyLastDay';
 
 /** The identity hashes and probes of one transaction. */
 export interface TransactionIdentities {
@@ -134,6 +145,9 @@ function placeKey(input: PaymentInput): string | null {
  */
 export class PaymentService {
   readonly #accountStats = new Map<string, { at: number; stats: Promise<AmountHistory | null> }>();
+
+  /** The usual rate of a BIN at an account (PF10033), by account and BIN, with the time it was read. */
+  readonly #binUsual = new Map<string, { at: number; usual: number }>();
 
   constructor(private readonly deps: PaymentServiceDeps) {}
 
@@ -305,7 +319,12 @@ export class PaymentService {
     // Each window's start once (an ISO string per window, not per question).
     const [m1, m10, h1, d1, d7, d30] = [MINUTE, 10 * MINUTE, HOUR, DAY, 7 * DAY, 30 * DAY].map((ms) => isoBefore(now, ms)) as [string, string, string, string, string, string];
     const small = amount !== undefined && amount < LIMITS.smallAmount;
-    const wanted: Array<[keyof VelocitySignal, VelocityQuery | null]> = [
+    const bin = ids.cardBin;
+    const binKey = bin === null ? null : `${accountId}\u0000${bin}`;
+    const cached = binKey === null ? undefined : this.#binUsual.get(binKey);
+    const at = now.getTime();
+    const usual = cached && at - cached.at < BIN_USUAL_TTL_MS && at >= cached.at ? cached.usual : undefined;
+    const wanted: Array<[VelocityName, VelocityQuery | null]> = [
       ['ipLastHour', h.ip ? { by: 'ip', hash: h.ip, since: h1 } : null],
       ['ipLastDay', h.ip ? { by: 'ip', hash: h.ip, since: d1 } : null],
       ['customerLastHour', h.customer ? { by: 'customer', hash: h.customer, since: h1 } : null],
@@ -327,16 +346,39 @@ export class PaymentService {
       // A popular BIN has thousands of scorings in ten minutes at a busy shop: its window is read only for the
       // small amounts of card testing (PF10027), so ordinary payments never pay for it.
       ['binCardsLast10Minutes', ids.cardBin !== null && small ? { by: 'bin', hash: ids.cardBin, since: m10, distinct: 'card' } : null],
+      // A BIN attack with ordinary amounts (PF10033): the BIN's distinct cards at one and ten minutes, and, once a minute
+      // per BIN, its scorings in ten minutes, an hour and a day for its usual rate (a popular BIN's day is a 200-row read).
+      ['binAnyCardsLastMinute', bin !== null ? { by: 'binAny', hash: bin, since: m1, distinct: 'card' } : null],
+      ['binAnyCardsLast10Minutes', bin !== null ? { by: 'binAny', hash: bin, since: m10, distinct: 'card' } : null],
+      ['binAnyLast10Minutes', bin !== null && usual === undefined ? { by: 'binAny', hash: bin, since: m10 } : null],
+      ['binAnyLastHour', bin !== null && usual === undefined ? { by: 'binAny', hash: bin, since: h1 } : null],
+      ['binAnyLastDay', bin !== null && usual === undefined ? { by: 'binAny', hash: bin, since: d1 } : null],
+      ['deviceCardsLastMinute', h.device ? { by: 'device', hash: h.device, since: m1, distinct: 'card' } : null],
+      ['deviceCardsLast10Minutes', h.device ? { by: 'device', hash: h.device, since: m10, distinct: 'card' } : null],
+      ['ipCardsLastMinute', h.ip ? { by: 'ip', hash: h.ip, since: m1, distinct: 'card' } : null],
+      ['ipCardsLast10Minutes', h.ip ? { by: 'ip', hash: h.ip, since: m10, distinct: 'card' } : null],
       ['deviceCustomers30d', h.device ? { by: 'device', hash: h.device, since: d30, distinct: 'customer' } : null],
       ['ipCustomersLastDay', h.ip ? { by: 'ip', hash: h.ip, since: d1, distinct: 'customer' } : null],
     ];
-    const asked = wanted.filter((w): w is [keyof VelocitySignal, VelocityQuery] => w[1] !== null);
+    const asked = wanted.filter((w): w is [VelocityName, VelocityQuery] => w[1] !== null);
     if (asked.length === 0) return {};
     const counts = await this.deps.velocity.velocity(accountId, asked.map((w) => w[1]));
-    const out: VelocitySignal = {};
-    asked.forEach(([name], i) => {
-      out[name] = counts[i] ?? 0;
+    const raw: Partial<Record<VelocityName, number>> = {};
+    asked.forEach(([name, query], i) => {
+      const n = counts[i] ?? 0;
+      // The store reads at most VELOCITY_ROWS rows of one BIN, Redis counts them all: the BIN's counts are clamped
+      // so both give PF10033 the same numbers (learning-rows.ts).
+      raw[name] = query.by === 'binAny' ? Math.min(n, VELOCITY_ROWS) : n;
     });
+    const { binAnyLast10Minutes: recent, binAnyLastHour: hour, binAnyLastDay: day, ...out } = raw;
+    if (binKey !== null) {
+      if (usual !== undefined) out.binUsualPer10Minutes = usual;
+      else if (recent !== undefined && hour !== undefined && day !== undefined) {
+        out.binUsualPer10Minutes = binUsualPer10Minutes(day, hour, recent);
+        if (this.#binUsual.size >= BIN_USUAL_ENTRIES) this.#binUsual.clear();
+        this.#binUsual.set(binKey, { at, usual: out.binUsualPer10Minutes });
+      }
+    }
     return out;
   }
 

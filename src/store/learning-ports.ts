@@ -59,12 +59,12 @@ export interface StoredScoring extends NewScoring {
 }
 
 /**
- * What a velocity window is keyed by: an identity hash, or `bin`, the card's 6-digit BIN (not personal,
- * kept in clear). A `bin` window holds only the scorings of an amount below BIN_WINDOW_AMOUNT_BELOW: it is
- * for card testing across one BIN (test charges), and a popular BIN's ordinary payments would make it
- * large at a busy shop.
+ * What a velocity window is keyed by: an identity hash, or the card's 6-digit BIN (not personal, kept in
+ * clear). A `bin` window holds only the scorings of an amount below BIN_WINDOW_AMOUNT_BELOW (card testing
+ * with test charges, PF10027); a `binAny` window holds every scoring of the BIN whatever its amount (a BIN
+ * attack with ordinary amounts, PF10033, measured against the BIN's own usual rate at this account).
  */
-export type VelocityBy = IdentityField | 'bin';
+export type VelocityBy = IdentityField | 'bin' | 'binAny';
 
 /** The amounts a `bin` window holds: below this (any currency), the test charges of card testing. */
 export const BIN_WINDOW_AMOUNT_BELOW = 5;

@@ -58,16 +58,18 @@ export function identityColumn(field: IdentityField): IdentityColumn {
 }
 
 /** Columns a velocity window may be keyed by: the identities, and the card's BIN (card testing across one BIN). */
-const VELOCITY_BY_COLUMNS = { ...IDENTITY_COLUMNS, bin: 'card_bin' } as const satisfies Record<VelocityBy, string>;
+const VELOCITY_BY_COLUMNS = { ...IDENTITY_COLUMNS, bin: 'card_bin', binAny: 'card_bin' } as const satisfies Record<VelocityBy, string>;
 export type VelocityByColumn = (typeof VELOCITY_BY_COLUMNS)[VelocityBy];
 
-/** The rows of a window keyed by BIN: small amounts only (BIN_WINDOW_AMOUNT_BELOW), matching the partial index. */
-const VELOCITY_BY_FILTERS: Partial<Record<VelocityByColumn, string>> = { card_bin: `amount < ${BIN_WINDOW_AMOUNT_BELOW}` };
+/**
+ * The extra condition of a window's rows (` AND ...`), '' for identity windows and `binAny`: a `bin` window holds
+ * small amounts only (BIN_WINDOW_AMOUNT_BELOW). Both BIN windows read the (account, card_bin, scored_at) index.
+ */
+const VELOCITY_BY_FILTERS: Partial<Record<VelocityBy, string>> = { bin: ` AND amount < ${BIN_WINDOW_AMOUNT_BELOW}` };
 
-/** The extra condition of a window's rows (` AND ...`), '' for identity windows. */
-export function velocityFilter(column: VelocityByColumn): string {
-  const f = VELOCITY_BY_FILTERS[column];
-  return f === undefined ? '' : ` AND ${f}`;
+/** The extra condition of the rows of a window keyed by `by`. */
+export function velocityFilter(by: VelocityBy): string {
+  return VELOCITY_BY_FILTERS[by] ?? '';
 }
 
 /** The column a velocity query is keyed by; anything else is refused. */
@@ -390,6 +392,8 @@ export function toScoring(row: ScoringRow): StoredScoring {
 /** A velocity query with its columns resolved from the closed maps and its timestamp normalised. */
 export interface CheckedVelocity {
   byColumn: VelocityByColumn;
+  /** The extra condition of its rows (velocityFilter), '' for none. */
+  filter: string;
   hash: string;
   since: string;
   distinctColumn: string | null;
@@ -398,6 +402,7 @@ export interface CheckedVelocity {
 export function velocityQueries(queries: readonly VelocityQuery[]): CheckedVelocity[] {
   return queries.map((query) => ({
     byColumn: velocityByColumn(query.by),
+    filter: velocityFilter(query.by),
     hash: requiredString(query.hash, 'velocity hash'),
     since: isoTimestamp(query.since),
     distinctColumn: query.distinct === undefined ? null : distinctColumn(query.distinct),
@@ -426,6 +431,8 @@ export function velocityAggregate(query: CheckedVelocity): string {
 /** Velocity queries about the same identity (column and hash), answered by one scan of its index range. */
 export interface VelocityGroup {
   byColumn: VelocityByColumn;
+  /** The extra condition of its rows (velocityFilter): windows of one column with other filters are other groups. */
+  filter: string;
   hash: string;
   /** The earliest `since` of the group: the range the statement reads. */
   since: string;
@@ -436,9 +443,9 @@ export interface VelocityGroup {
 export function velocityGroups(queries: readonly CheckedVelocity[]): VelocityGroup[] {
   const groups = new Map<string, VelocityGroup>();
   queries.forEach((query, index) => {
-    const key = `${query.byColumn}\u0000${query.hash}`;
+    const key = `${query.byColumn}\u0000${query.filter}\u0000${query.hash}`;
     const group = groups.get(key);
-    if (!group) groups.set(key, { byColumn: query.byColumn, hash: query.hash, since: query.since, members: [{ index, query }] });
+    if (!group) groups.set(key, { byColumn: query.byColumn, filter: query.filter, hash: query.hash, since: query.since, members: [{ index, query }] });
     else {
       group.members.push({ index, query });
       if (query.since < group.since) group.since = query.since;

@@ -26,6 +26,9 @@ import { SHARED_DATA } from '../helpers/shared-data.ts';
 
 const KEY = liveKey('patterns');
 const ACCOUNT = 'patterns';
+/** A busy web shop of its own (its BINs' usual rates are its own). */
+const SHOP_KEY = liveKey('busyshop');
+const SHOP = 'busyshop';
 const DAY = 86_400_000;
 /** A US residential address (Comcast, San Jose) and a German one (Berlin), as the bundled GeoLite2 places them. */
 const US_IP = '73.162.0.1';
@@ -48,7 +51,7 @@ const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 interface PaymentData {
   score: number;
   rules: Array<{ id: string; description: string }>;
-  explanation?: { contributions: Array<{ source: string; id: string; points: number; logOdds?: number }> };
+  explanation?: { contributions: Array<{ source: string; id: string; points: number; logOdds?: number; detail?: string }> };
 }
 
 let now = Date.parse('2026-03-02T09:00:00.000Z');
@@ -63,9 +66,9 @@ function torExit(): string {
   return line.trim();
 }
 
-async function pay(fields: Record<string, unknown>, at = now): Promise<PaymentData> {
+async function pay(fields: Record<string, unknown>, at = now, key = KEY): Promise<PaymentData> {
   now = at;
-  const a = await apiCall<PaymentData>(t, 'POST', '/scoring/payment', KEY, { data: { transaction_id: `p-${++tx}`, ...fields } }, { explain: 'yes' });
+  const a = await apiCall<PaymentData>(t, 'POST', '/scoring/payment', key, { data: { transaction_id: `p-${++tx}`, ...fields } }, { explain: 'yes' });
   assert.equal(a.status, 'success', a.raw);
   const sum = (a.data.explanation?.contributions ?? []).reduce((n, c) => n + c.points, 0);
   assert.equal(Math.round(sum * 100), Math.round(a.data.score * 100), `contributions add up to the score: ${a.raw}`);
@@ -78,7 +81,7 @@ before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'vigil-patterns-'));
   for (const name of ['tor-exit-nodes', 'bin-list']) IMPORTERS[name]!(dataDir, SHARED_DATA);
   data = loadEngineData(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
-  t = await makeTestApp({ data, clock: () => new Date(now), seed: { accounts: [{ id: ACCOUNT, plan: 'premium', keys: [KEY] }] } });
+  t = await makeTestApp({ data, clock: () => new Date(now), seed: { accounts: [{ id: ACCOUNT, plan: 'premium', keys: [KEY] }, { id: SHOP, plan: 'premium', keys: [SHOP_KEY] }] } });
 });
 
 after(async () => {
@@ -154,6 +157,80 @@ describe('payment scoring: the textbook patterns land in their bands', () => {
       assert.ok(d.score < 30, JSON.stringify(d));
       assert.ok(!ids(d).includes('PF10007') && !ids(d).includes('PF10008'), ids(d).join(','));
     }
+  });
+
+  it('a BIN attack with ordinary amounts: 15 cards of one BIN in two minutes, amounts 40-120, varied emails and IPs, reaches the high band by the 9th', async () => {
+    const start = now + DAY;
+    const seen: PaymentData[] = [];
+    for (let k = 0; k < 15; k++) {
+      const card = luhn(`453201${String(1000 + k * 37)}`);
+      seen.push(await pay({ card_number: card, customer_email: `buyer.${k}.x@example.org`, customer_ip: `73.162.${100 + k}.${20 + k}`, transaction_amount: 40 + Math.round(k * 5.7), transaction_currency: 'USD', billing_country: 'US' }, start + k * 8000));
+    }
+    const scores = seen.map((d) => d.score);
+    assert.ok(scores[0]! < 30, scores.join(', '));
+    // Five earlier cards of one quiet BIN in ten minutes (the 6th attempt): review; eight (the 9th): the high band.
+    assert.ok(scores[5]! >= 30, scores.join(', '));
+    for (const s of scores.slice(8)) assert.ok(s >= 60, scores.join(', '));
+    const last = seen.at(-1)!;
+    assert.ok(ids(last).includes('PF10033'), ids(last).join(','));
+    assert.match(last.explanation!.contributions.find((c) => c.id === 'PF10033')!.detail ?? '', /cards of this BIN in the last 10 minutes 14/);
+  });
+
+  it('many cards from one device in ten minutes (card enumeration) are named from the fourth card, in review from the sixth', async () => {
+    const start = now + DAY;
+    const seen: PaymentData[] = [];
+    for (let k = 0; k < 6; k++) {
+      seen.push(await pay({ card_number: luhn(`5${k + 1}0000${String(200 + k)}`), customer_device_id: 'enum-device-1', customer_ip: `98.${k + 20}.4.5`, transaction_amount: 75, transaction_currency: 'USD' }, start + k * 40_000));
+    }
+    assert.ok(!ids(seen[2]!).includes('PF10033'), ids(seen[2]!).join(','));
+    assert.ok(ids(seen[3]!).includes('PF10033'), JSON.stringify(seen[3]));
+    assert.ok(seen[5]!.score >= 30, JSON.stringify(seen[5]));
+  });
+
+  it("a busy shop's ordinary traffic (popular BINs, 150 to 450 payments an hour for eight hours) stays low", async () => {
+    // A seeded generator: 3,000 customers, each with one card; 40% of them on three popular BINs, 30% on twenty
+    // others, the rest on BINs of their own; the pace ramps from 150 to 450 payments an hour (busy evening hours).
+    let seed = 23;
+    const rand = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const popular = ['414720', '517805', '440066'];
+    const others = Array.from({ length: 20 }, (_, i) => `4${String(31000 + i * 137).padStart(5, '0')}`);
+    const customers = Array.from({ length: 3000 }, (_, i) => {
+      const r = rand();
+      const bin = r < 0.2 ? popular[0]! : r < 0.32 ? popular[1]! : r < 0.4 ? popular[2]! : r < 0.7 ? others[Math.floor(rand() * others.length)]! : `4${String(60000 + i).padStart(5, '0')}`;
+      return {
+        customer_id: `shop-c${i}`, card_number: luhn(`${bin}${String(i).padStart(5, '0')}`), customer_email: `customer${i}@gmail.com`,
+        customer_ip: `73.${100 + (i % 100)}.${Math.floor(i / 100)}.${10 + (i % 200)}`, customer_device_id: `dev-${i}`, billing_country: 'US', shipping_country: 'US',
+        customer_registration_date: Math.floor((now - 200 * DAY) / 1000),
+      };
+    });
+    const start = now + DAY;
+    const hours = 8;
+    let at = start;
+    let n = 0;
+    let fired = 0;
+    let warm = 0;
+    const high: string[] = [];
+    while (at < start + hours * 3600_000) {
+      const perHour = 150 + (300 * (at - start)) / (hours * 3600_000);
+      at += Math.ceil((-Math.log(1 - rand()) * 3600_000) / perHour);
+      const c = customers[Math.floor(rand() * customers.length)]!;
+      const d = await pay({ ...c, transaction_amount: Math.round(Math.exp(Math.log(60) + 0.6 * (rand() + rand() + rand() - 1.5)) * 100) / 100, transaction_currency: 'USD' }, at, SHOP_KEY);
+      n++;
+      // The first hour builds the BINs' usual rates (a new account's first minutes have none: docs/payment.md).
+      if (at < start + 3600_000) {
+        if (ids(d).includes('PF10033')) warm++;
+        continue;
+      }
+      if (ids(d).includes('PF10033')) fired++;
+      if (d.score >= 30) high.push(`${d.score} ${ids(d).join(',')}`);
+    }
+    assert.ok(n > 2000, `${n} payments`);
+    console.log(`busy shop: ${n} payments, warm-up fires ${warm}`);
+    assert.equal(fired, 0, 'PF10033 on ordinary traffic');
+    assert.deepEqual(high, []);
   });
 
   it('a purchase within a minute of sign-up reaches the fraud_payment event alone', async () => {

@@ -167,6 +167,31 @@ describe('payment velocity in Redis, shared by two instances', () => {
     }
     assert.deepEqual(seen, [false, false, false, false, false, true, true]);
   });
+
+  it('a BIN attack with ordinary amounts through both instances: PF10033 from the 6th card of one quiet BIN', async () => {
+    const seen: boolean[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { app } = instances[i % 2]!;
+      // Distinct Luhn-valid cards of BIN 453299, amounts 40-110, a different email each.
+      const body15 = `45329900000${String(1000 + i * 11)}`;
+      let sum = 0;
+      for (let k = 0; k < 15; k++) {
+        let d = Number(body15[14 - k]);
+        if (k % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+        sum += d;
+      }
+      const card = body15 + String((10 - (sum % 10)) % 10);
+      const res = await app.app.inject({
+        method: 'POST', url: '/scoring/payment', query: { key: POLICY_KEY },
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ data: { card_number: card, customer_email: `bin-${i}@example.org`, transaction_amount: 40 + i * 10, transaction_id: `scale-bin-${i}` } }),
+      });
+      const body = JSON.parse(res.body) as { status: string; data: { rules: Array<{ id: string }> } };
+      assert.equal(body.status, 'success', res.body);
+      seen.push(body.data.rules.some((r) => r.id === 'PF10033'));
+    }
+    assert.deepEqual(seen, [false, false, false, false, false, true, true, true]);
+  });
 });
 
 describe('payment feedback on PostgreSQL, across instances', () => {

@@ -265,6 +265,31 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         ]), [2, 3, 3, 1, 0]);
       });
 
+      it('counts by the card BIN at every amount (binAny), beside the small-amount window, and cards per device and IP', async () => {
+        const acct = uid('acct');
+        const row = (minutes: number, ids: Partial<IdentityHashes>, bin: string | null, amount: number | null): NewScoring =>
+          makeScoring(acct, { scoredAt: at(minutes), identities: noIdentities(ids), cardBin: bin, amount });
+        await store.scorings.insert(row(-30, { card: 'k0', device: 'd1', ip: 'i1' }, '400022', 80));
+        await store.scorings.insert(row(-9, { card: 'k1', device: 'd1', ip: 'i1' }, '400022', 40));
+        await store.scorings.insert(row(-8, { card: 'k1', device: 'd1', ip: 'i1' }, '400022', 1));
+        await store.scorings.insert(row(-0.5, { card: 'k2', device: 'd1', ip: 'i2' }, '400022', null));
+        await store.scorings.insert(row(-0.5, { card: 'k3', device: 'd2', ip: 'i1' }, '511111', 120));
+        const m10 = at(-10);
+        const m1 = at(-1);
+        assert.deepEqual(await store.scorings.velocity(acct, [
+          { by: 'binAny', hash: '400022', since: m10, distinct: 'card' },
+          { by: 'binAny', hash: '400022', since: m1, distinct: 'card' },
+          { by: 'binAny', hash: '400022', since: m10 },
+          { by: 'binAny', hash: '400022', since: at(-60) },
+          { by: 'bin', hash: '400022', since: m10, distinct: 'card' },
+          { by: 'bin', hash: '400022', since: m10 },
+          { by: 'device', hash: 'd1', since: m10, distinct: 'card' },
+          { by: 'device', hash: 'd1', since: m1, distinct: 'card' },
+          { by: 'ip', hash: 'i1', since: m10, distinct: 'card' },
+          { by: 'ip', hash: 'i1', since: at(-60), distinct: 'card' },
+        ]), [2, 1, 3, 4, 1, 1, 2, 1, 2, 3]);
+      });
+
       it('refuses unknown fields and bad timestamps instead of building SQL from them', async () => {
         const acct = uid('acct');
         const evil = 'customer_hash = customer_hash OR 1 = 1; --' as IdentityField;

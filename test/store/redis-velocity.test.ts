@@ -152,6 +152,29 @@ describe('RedisVelocity', { skip: SKIP_REDIS }, () => {
     assert.deepEqual(await velocity.velocity(acc, q), [1, 2, 2]);
   });
 
+  it('counts every amount of a BIN (binAny) and the distinct cards of a device and an IP; forget removes them', async () => {
+    const acc = uid('acc');
+    const at = (ago: number, card: string, amount: number | null, device: string, ip: string): StoredScoring =>
+      ({ ...scoring(acc, ago, { card, device, ip }), cardBin: '400022', amount });
+    const a = at(30 * MIN, 'k0', 80, 'd1', 'i1');
+    const b = at(9 * MIN, 'k1', 40, 'd1', 'i1');
+    const c = at(8 * MIN, 'k1', 1, 'd1', 'i1');
+    const d = at(MIN / 2, 'k2', null, 'd1', 'i2');
+    for (const s of [a, b, c, d]) await velocity.record(s);
+    const q: VelocityQuery[] = [
+      { by: 'binAny', hash: '400022', since: since(10 * MIN), distinct: 'card' },
+      { by: 'binAny', hash: '400022', since: since(MIN), distinct: 'card' },
+      { by: 'binAny', hash: '400022', since: since(10 * MIN) },
+      { by: 'binAny', hash: '400022', since: since(HOUR) },
+      { by: 'bin', hash: '400022', since: since(10 * MIN) },
+      { by: 'device', hash: 'd1', since: since(10 * MIN), distinct: 'card' },
+      { by: 'ip', hash: 'i1', since: since(HOUR), distinct: 'card' },
+    ];
+    assert.deepEqual(await velocity.velocity(acc, q), [2, 1, 3, 4, 1, 2, 2]);
+    await velocity.forget([d]);
+    assert.deepEqual(await velocity.velocity(acc, q), [1, 0, 2, 3, 1, 1, 2]);
+  });
+
   it('keeps 31 days: older members are trimmed and every key expires in 31 days', async () => {
     const acc = uid('acc');
     await velocity.record(scoring(acc, 40 * DAY, { ip: 'ip-t' }));
@@ -165,6 +188,7 @@ describe('RedisVelocity', { skip: SKIP_REDIS }, () => {
       `${PREFIX}vel:${acc}:card:k-t:n`,
       `${PREFIX}vel:${acc}:customer:c-t:card`,
       `${PREFIX}vel:${acc}:customer:c-t:n`,
+      `${PREFIX}vel:${acc}:ip:ip-t:card`,
       `${PREFIX}vel:${acc}:ip:ip-t:customer`,
       `${PREFIX}vel:${acc}:ip:ip-t:n`,
     ]);

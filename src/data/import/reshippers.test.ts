@@ -69,6 +69,10 @@ describe('the bundled list', () => {
     assert.equal(info.name, RESHIPPERS);
     assert.equal(info.version, `bundled-${parsed.version}`);
     assert.equal(index.match({ country: 'US', zip: '90250', street: '3501 Jack Northrop Ave Suite 1234' })?.kind, 'address');
+    assert.deepEqual(index.match({ country: 'US', zip: '34238-1234', street: 'Suite 123-456', street2: '4283 Express Ln' }), {
+      kind: 'address', service: 'MyUS', source: index.match({ country: 'US', zip: '34238', street: '4283 Express Lane' })?.source,
+    });
+    assert.equal(index.match({ country: 'US', zip: '97218', street: '6804 NE 79th Court, Building A' })?.service, 'USGoBuy');
   });
 });
 

@@ -94,7 +94,7 @@ export const EXAMPLES: Record<OperationName, unknown> = {
   'scoring.profanity': {"isML": true, "text": "have a nice day", "totalBadWords": 0, "riskScore": 0.04, "isSafe": true},
   'scoring.email': {"score": 0, "reason": "", "isValid": true, "isFree": false, "isRoleBased": false, "isEducational": false, "isDisposable": false, "blacklisted": false, "email": "jane.doe@example.com", "suggestion": null, "isGibberish": false, "normalized": "jane.doe@example.com", "domain": {"name": "example.com", "is_dangerous": false, "is_spf": true, "is_dmarc": false, "is_dkim": false, "is_mx": true, "is_bimi": false, "created_at": "2008-01-19T00:00:00Z", "is_new": false}, "custom_rules_applied": {"total": 0, "rules": []}},
   'scoring.phone': {"carrier": "JT", "reason": "", "isValid": true, "blacklisted": false, "disposable": false, "phone": "447911123456", "countryCode": "GB", "lineType": "mobile", "custom_rules_applied": {"total": 0, "rules": []}},
-  'scoring.payment': {"score": 1.8, "rules": [], "rulesChecked": 34, "rulesDetected": 0, "custom_rules_applied": {"total": 0, "rules": []}},
+  'scoring.payment': {"score": 1.8, "rules": [], "rulesChecked": 35, "rulesDetected": 0, "custom_rules_applied": {"total": 0, "rules": []}},
   'account.users.delete': {"transaction_data": 1, "ips": 4, "profanity_data": 2, "emails": 2, "phone_numbers": 1, "ibans": 1},
   'feedback.payment': {"transaction_id": "ord-1001", "outcome": "approved", "status": "applied", "matched": 1, "label": "created"},
   'feedback.event': {"type": "email", "value": "j******e@example.com", "label": "legit", "status": "created"},

@@ -112,6 +112,11 @@ export const PRIOR_LOG_ODDS: Readonly<Record<string, number>> = {
   PF10032: 1.5,
   'PF10032:address': 2.3,
   'PF10032:zip': 0.8,
+  // Many different cards from one BIN (far above its usual rate), one device or one IP within minutes.
+  PF10033: 2.5,
+  'PF10033:3': 2.5,
+  'PF10033:5': 3.5,
+  'PF10033:8': 4.5,
   SVC2001: 3.5,
   SVC2002: 3,
 };

@@ -4,10 +4,11 @@ import { countryRiskLists, HIGH_FRAUD_CUSTOMER_COUNTRIES, HIGH_RISK_CARD_COUNTRI
 import { cleanSignals, emptyInput, history, TEST_NOW, type SignalOverrides } from './fixtures.ts';
 import { DIGITAL_BOOSTED, DIGITAL_FACTOR, featurePrior, PRIOR_LOG_ODDS } from './prior.ts';
 import {
-  amountZ, haversineKm, LIMITS, modelFlagHit, PAYMENT_RULE_IDS, PAYMENT_RULES, THRESHOLDS, type PaymentRuleId, type RuleContext,
+  amountZ, binSurgeLimit, binUsualPer10Minutes, haversineKm, LIMITS, modelFlagHit, PAYMENT_RULE_IDS, PAYMENT_RULES, THRESHOLDS, type PaymentRuleId, type RuleContext,
 } from './rules.ts';
 import type { PaymentInput } from './types.ts';
 import { BIN_WINDOW_AMOUNT_BELOW } from '../../store/learning-ports.ts';
+import { VELOCITY_ROWS } from '../../store/learning-rows.ts';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const NOW_S = TEST_NOW.getTime() / 1000;
@@ -281,6 +282,23 @@ const CASES: Record<PaymentRuleId, Case[]> = {
     { name: "a forwarder's warehouse", signals: { reshipper: { kind: 'address', service: 'Example Forwarding' } }, fires: true, grade: 'address', detail: 'Example Forwarding' },
     { name: 'a forwarder ZIP code', signals: { reshipper: { kind: 'zip', service: 'forwarders' } }, fires: true, grade: 'zip' },
   ],
+  PF10033: [
+    { name: 'nothing known', fires: false },
+    { name: 'a quiet BIN: 4 cards in ten minutes', signals: { velocity: { binAnyCardsLast10Minutes: 4, binUsualPer10Minutes: 0 } }, fires: false },
+    { name: 'a quiet BIN: 5 cards in ten minutes, ordinary amounts', input: { amount: 80 }, signals: { velocity: { binAnyCardsLast10Minutes: 5, binUsualPer10Minutes: 0.007 } }, fires: true, grade: '5', detail: 'BIN in the last 10 minutes 5' },
+    { name: 'a quiet BIN: 9 cards in two minutes', signals: { velocity: { binAnyCardsLastMinute: 5, binAnyCardsLast10Minutes: 9, binUsualPer10Minutes: 0 } }, fires: true, grade: '8' },
+    { name: 'a popular BIN at a busy shop (25 cards in ten minutes, 25 usual)', signals: { velocity: { binAnyCardsLastMinute: 4, binAnyCardsLast10Minutes: 25, binUsualPer10Minutes: 25 } }, fires: false },
+    { name: 'the popular BIN attacked (100 cards in ten minutes, 20 usual)', signals: { velocity: { binAnyCardsLast10Minutes: 100, binUsualPer10Minutes: 20 } }, fires: true, grade: '8', detail: 'limit 62' },
+    { name: 'a BIN of 60 a day: 6 cards in ten minutes is within its limit', signals: { velocity: { binAnyCardsLastMinute: 2, binAnyCardsLast10Minutes: 6, binUsualPer10Minutes: 0.4 } }, fires: false },
+    { name: 'the same BIN: 5 cards in one minute', signals: { velocity: { binAnyCardsLastMinute: 5, binAnyCardsLast10Minutes: 6, binUsualPer10Minutes: 0.4 } }, fires: true, grade: '5', detail: 'last minute 5' },
+    { name: 'a BIN busy this last hour (40 before the last ten minutes): 12 cards in ten minutes is its pace', signals: { velocity: { binAnyCardsLast10Minutes: 12, binUsualPer10Minutes: 8 } }, fires: false },
+    { name: 'a device with 3 cards in ten minutes', signals: { velocity: { deviceCardsLast10Minutes: 3, deviceCardsLastMinute: 1 } }, fires: true, grade: '3', detail: 'device' },
+    { name: 'a device with 2 cards (a retry after a decline)', signals: { velocity: { deviceCardsLast10Minutes: 2 } }, fires: false },
+    { name: 'an IP with 4 cards in ten minutes', signals: { velocity: { ipCardsLast10Minutes: 4, ipCardsLastMinute: 2 } }, fires: false },
+    { name: 'an IP with 3 cards in one minute', signals: { velocity: { ipCardsLast10Minutes: 3, ipCardsLastMinute: 3 } }, fires: true, grade: '3', detail: 'last minute' },
+    { name: 'an IP with 12 cards in ten minutes', signals: { velocity: { ipCardsLast10Minutes: 12 } }, fires: true, grade: '8' },
+    { name: 'digital goods: an IP with 4 cards', input: { isDigitalProducts: true }, signals: { velocity: { ipCardsLast10Minutes: 4 } }, fires: true, grade: '3' },
+  ],
   SVC2001: [
     { name: 'no evidence', fires: false },
     { name: 'decayed below 0.5', signals: { labels: { customer: 0.49 } }, fires: false },
@@ -346,7 +364,7 @@ describe('payment rules: the table itself', () => {
     const ids = PAYMENT_RULES.map((r) => r.id);
     assert.deepEqual(ids, [...PAYMENT_RULE_IDS]);
     assert.deepEqual([...ids].sort(), ids);
-    assert.equal(new Set(ids).size, 34);
+    assert.equal(new Set(ids).size, 35);
     for (const r of PAYMENT_RULES) {
       assert.ok(r.description.length > 0);
       if (r.id === 'PF10015') assert.equal(PRIOR_LOG_ODDS[r.id], undefined);
@@ -357,6 +375,20 @@ describe('payment rules: the table itself', () => {
 
   it('PF10027 reads BIN windows of exactly the small amounts the store keeps in them', () => {
     assert.equal(LIMITS.smallAmount, BIN_WINDOW_AMOUNT_BELOW);
+  });
+
+  it("PF10033: a BIN's usual count in ten minutes is the larger of its day's and its hour's, before the last ten minutes", () => {
+    // 150 scorings in the day, 20 of them in the last ten minutes: 130 over 143 ten-minute windows; the hour has none older.
+    assert.equal(binUsualPer10Minutes(150, 20, 20), 130 / 143);
+    // A busy evening: 40 in the 50 minutes before the last ten is 8 per ten minutes, above the day's 0.9.
+    assert.equal(binUsualPer10Minutes(150, 60, 20), 8);
+    // An attack alone in the last ten minutes has no usual count behind it.
+    assert.equal(binUsualPer10Minutes(9, 9, 9), 0);
+    assert.equal(binSurgeLimit(0, { countries: countryRiskLists(), digital: false }), 5);
+    assert.equal(binSurgeLimit(0, { countries: countryRiskLists(), digital: true }), 4);
+    assert.equal(binSurgeLimit(8, { countries: countryRiskLists(), digital: false }), 31);
+    assert.equal(binSurgeLimit(20, { countries: countryRiskLists(), digital: false }), 62);
+    assert.equal(LIMITS.binRows, VELOCITY_ROWS);
   });
 
   it('PF10015: the learned model adds at least 0.5 log-odds and the score is 50 or more', () => {

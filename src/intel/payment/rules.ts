@@ -30,7 +30,7 @@ export const PAYMENT_RULE_IDS = [
   'PF10001', 'PF10002', 'PF10003', 'PF10004', 'PF10005', 'PF10006', 'PF10007', 'PF10008', 'PF10009',
   'PF10010', 'PF10011', 'PF10012', 'PF10013', 'PF10014', 'PF10015', 'PF10016', 'PF10017', 'PF10018',
   'PF10019', 'PF10020', 'PF10021', 'PF10022', 'PF10023', 'PF10024', 'PF10025', 'PF10026', 'PF10027',
-  'PF10028', 'PF10029', 'PF10030', 'PF10031', 'PF10032',
+  'PF10028', 'PF10029', 'PF10030', 'PF10031', 'PF10032', 'PF10033',
   'SVC2001', 'SVC2002',
 ] as const;
 export type PaymentRuleId = (typeof PAYMENT_RULE_IDS)[number];
@@ -69,6 +69,7 @@ export const PAYMENT_RULE_DESCRIPTIONS: Readonly<Record<PaymentRuleId, string>> 
   PF10030: 'Device or IP address shared by many customer accounts',
   PF10031: 'High amount for a customer without history',
   PF10032: 'Shipping address is a known package forwarder',
+  PF10033: 'Many different cards from one BIN, device or IP address within minutes',
   SVC2001: 'Same customer reused after a fraud label',
   SVC2002: 'Shared device, card or IP reused after a fraud label',
 };
@@ -104,6 +105,12 @@ export const THRESHOLDS = {
   deviceLast10Minutes: { standard: 5, digital: 3 },
   /** PF10027 across one BIN: distinct cards of the BIN in ten minutes, with a small amount. */
   binCardsSmall: { standard: 5, digital: 4 },
+  /** PF10033: distinct earlier cards from the device in ten minutes; from the IP in ten minutes and in one minute. */
+  deviceCardsLast10Minutes: { standard: 3, digital: 3 },
+  ipCardsLast10Minutes: { standard: 5, digital: 4 },
+  ipCardsLastMinute: { standard: 3, digital: 3 },
+  /** PF10033: the fewest distinct cards of one BIN (in one or ten minutes) that can be a BIN attack, however quiet the BIN. */
+  binAnyCards: { standard: 5, digital: 4 },
   /** PF10028: distinct emails or IPs of the card in 24 hours. */
   cardEmailsLastDay: { standard: 3, digital: 3 },
   cardIpsLastDay: { standard: 3, digital: 3 },
@@ -123,6 +130,15 @@ export const LIMITS = {
   modelScore: 50,
   /** PF10027: an amount below this is a "small" test charge (in any currency), one grade up. */
   smallAmount: 5,
+  /**
+   * PF10033: a BIN's limit over a window whose usual count is λ (from the BIN's own rate at this account) is
+   * max(binAnyCards, ⌈p + z·√p⌉ + 3) with p = binPeakFactor × λ: busy hours run at about twice the day's average,
+   * and z = 3 standard deviations of a Poisson count above that is rare noise.
+   */
+  binPeakFactor: 2,
+  binSurgeZ: 3,
+  /** PF10033: the most rows of one BIN a window counts (VELOCITY_ROWS of the store; the service clamps Redis's to it). */
+  binRows: 200,
   /** PF10029: IP location farther than this from the shipping coordinates counts as another place (km). */
   shippingDistanceKm: 1000,
   /** PF10031: z-score of the amount against the account's history for a customer without history. */
@@ -580,6 +596,64 @@ export function cardTesting(input: PaymentInput, s: PaymentSignals, ctx: RuleCon
   return hit('PF10027', over.join('; '), n >= 8 ? '8' : n >= 4 ? '4' : n >= 2 ? '2' : '1');
 }
 
+/** Ten-minute windows in the 24 hours before the last ten minutes, and in the 50 minutes of the hour before them. */
+const TEN_MINUTES_PER_DAY = 143;
+const TEN_MINUTES_PER_HOUR = 5;
+
+/**
+ * PF10033: the usual number of scorings of the card's BIN in ten minutes at this account, from its scorings in the last
+ * 24 hours (`day`), hour (`hour`) and ten minutes (`recent`), each at most LIMITS.binRows: the larger of the 24 hours'
+ * average and the last hour's, both before the last ten minutes. The hour follows a busy evening, an account younger
+ * than a day, and a BIN whose day is beyond the rows a window counts; the day keeps a morning's ramp-up from looking
+ * like an attack. The price: an attack sustained for more than about twenty minutes becomes the hour's usual.
+ */
+export function binUsualPer10Minutes(day: number, hour: number, recent: number): number {
+  const perDay = Math.max(0, day - recent) / TEN_MINUTES_PER_DAY;
+  return Math.max(perDay, Math.max(0, hour - recent) / TEN_MINUTES_PER_HOUR);
+}
+
+/** PF10033: the distinct cards of one BIN in a window whose usual count is `usual` from which it is an attack. */
+export function binSurgeLimit(usual: number, ctx: RuleContext): number {
+  const peak = LIMITS.binPeakFactor * usual;
+  return Math.max(threshold('binAnyCards', ctx), Math.ceil(peak + LIMITS.binSurgeZ * Math.sqrt(peak)) + 3);
+}
+
+/**
+ * PF10033, many cards in minutes (a BIN attack, card enumeration): distinct cards of the card's BIN in the last
+ * minute or ten minutes far above the BIN's usual rate at this account, whatever the amounts (ordinary amounts,
+ * unlike the test charges of PF10027); many distinct cards from one device (3 in ten minutes) or one IP address
+ * (5 in ten minutes, 3 in one). Graded by the attack's size: the BIN's cards above its usual peak, or the device's
+ * or IP's cards: 3-4, 5-7, 8 and more.
+ */
+export function manyCardsInMinutes(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
+  const v = s.velocity;
+  const over = overThresholds([
+    ['cards from this device in the last 10 minutes', v.deviceCardsLast10Minutes, 'deviceCardsLast10Minutes'],
+    ['cards from this IP in the last 10 minutes', v.ipCardsLast10Minutes, 'ipCardsLast10Minutes'],
+    ['cards from this IP in the last minute', v.ipCardsLastMinute, 'ipCardsLastMinute'],
+  ], ctx);
+  let n = 0;
+  for (const [value, key] of [[v.deviceCardsLast10Minutes, 'deviceCardsLast10Minutes'], [v.ipCardsLast10Minutes, 'ipCardsLast10Minutes'], [v.ipCardsLastMinute, 'ipCardsLastMinute']] as const) {
+    if (value !== undefined && value >= threshold(key, ctx)) n = Math.max(n, value);
+  }
+  const usual = v.binUsualPer10Minutes;
+  if (usual !== undefined) {
+    for (const [label, cards, per] of [['10 minutes', v.binAnyCardsLast10Minutes, usual], ['minute', v.binAnyCardsLastMinute, usual / 10]] as const) {
+      if (cards === undefined) continue;
+      const limit = binSurgeLimit(per, ctx);
+      if (cards < limit) continue;
+      over.push(`cards of this BIN in the last ${label} ${cards} (limit ${limit}; usual ${fmtRate(per)})`);
+      n = Math.max(n, cards - Math.floor(LIMITS.binPeakFactor * per));
+    }
+  }
+  if (over.length === 0) return null;
+  return hit('PF10033', over.join('; '), n >= 8 ? '8' : n >= 5 ? '5' : '3');
+}
+
+function fmtRate(n: number): string {
+  return n < 0.1 ? n.toFixed(3) : n.toFixed(1);
+}
+
 /** PF10028: many distinct emails or IP addresses used the card in 24 hours (3-4, 5 and more). */
 export function manyIdentitiesOnCard(_input: PaymentInput, s: PaymentSignals, ctx: RuleContext): RuleHit | null {
   const v = s.velocity;
@@ -691,6 +765,7 @@ const CHECKS: Readonly<Record<PaymentRuleId, RuleCheck>> = {
   PF10030: sharedByAccounts,
   PF10031: highAmountNewCustomer,
   PF10032: reshipper,
+  PF10033: manyCardsInMinutes,
   SVC2001: customerFraudLabel,
   SVC2002: sharedFraudLabel,
 };

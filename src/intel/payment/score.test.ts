@@ -31,7 +31,7 @@ describe('scorePayment: a clean transaction', () => {
   it('scores the base rate, checks every rule, fires none', () => {
     const s = scorePayment(emptyInput({ amount: 25, currency: 'USD', customer: { country: 'US' }, billing: { country: 'US' } }), cleanSignals());
     assert.equal(s.rulesChecked, RULES_CHECKED);
-    assert.equal(s.rulesChecked, 34);
+    assert.equal(s.rulesChecked, 35);
     assert.equal(s.rulesDetected, 0);
     assert.deepEqual(s.rules, []);
     assert.equal(s.score, 1.8);
@@ -156,7 +156,7 @@ describe('scorePayment: combination in log-odds', () => {
       bin: { valid: false, country: 'IR' },
       velocity: {
         ipLastHour: 50, customerLastHour: 50, customerLocations30d: 20, cardCustomers30d: 9, customerCardsLastDay: 9, cardLast10Minutes: 9,
-        cardEmailsLastDay: 9, deviceCustomers30d: 9,
+        cardEmailsLastDay: 9, deviceCustomers30d: 9, deviceCardsLast10Minutes: 9,
       },
       lists: { ip: true, email: true, phone: true, card: true, customer: true, confirmedFraud: true },
       labels: { customer: 3, shared: 3, customerFraud30d: 4 },
@@ -194,7 +194,7 @@ describe('scorePayment: contributions sum exactly to the score (seeded property 
       bin: { valid: !pick(0.1), country: pick(0.1) ? 'IR' : 'US' },
       velocity: {
         ipLastHour: Math.floor(rand() * 8), customerLastDay: Math.floor(rand() * 20), customerLocations30d: Math.floor(rand() * 7),
-        cardCustomers30d: Math.floor(rand() * 4), customerCards7d: Math.floor(rand() * 7),
+        cardCustomers30d: Math.floor(rand() * 4), customerCards7d: Math.floor(rand() * 7), ipCardsLast10Minutes: Math.floor(rand() * 7),
       },
       lists: { ip: pick(0.05), email: pick(0.05), phone: pick(0.05), card: pick(0.05), customer: pick(0.05), confirmedFraud: pick(0.05) },
       labels: { customer: rand() * (pick(0.2) ? 2 : 0.4), shared: rand() * (pick(0.2) ? 2 : 0.4), customerFraud30d: Math.floor(rand() * 3) },
@@ -216,7 +216,7 @@ describe('scorePayment: contributions sum exactly to the score (seeded property 
       const s = scorePayment(input, cleanSignals(sig));
       assertExact(s, `case ${n}`);
       assert.equal(s.rulesDetected, s.rules.length);
-      assert.equal(s.rulesChecked, 34);
+      assert.equal(s.rulesChecked, 35);
       const order = s.rules.map((r) => r.id);
       assert.deepEqual(order, [...order].sort(), `case ${n} order`);
       if (s.score >= 99) capped++;
@@ -260,7 +260,7 @@ describe('scorePayment: contributions sum exactly to the score (seeded property 
   });
 
   it('priors: no single rule besides the lists, labels and textbook patterns reaches the fraud_payment event (50) alone', () => {
-    const strong = /^PF1002[2-6]|^SVC|^PF10018|^PF10020:lt1m|^PF10027:8|^PF10012:10/;
+    const strong = /^PF1002[2-6]|^SVC|^PF10018|^PF10020:lt1m|^PF10027:8|^PF10033:8|^PF10012:10/;
     for (const [key, w] of Object.entries(PRIOR_LOG_ODDS)) {
       if (strong.test(key)) continue;
       assert.ok(scoreOfLogit(BASE_LOGIT + w) < 50, `${key} ${w}`);

@@ -141,6 +141,22 @@ export interface VelocitySignal {
   deviceLast10Minutes?: number;
   /** Card testing across one BIN: distinct cards of the card's BIN in the last ten minutes (this one excluded). */
   binCardsLast10Minutes?: number;
+  /**
+   * A BIN attack with ordinary amounts (PF10033): distinct cards of the card's BIN, whatever their amount, in the
+   * last minute and ten minutes (at most VELOCITY_ROWS: the service clamps Redis's counts to the store's bounded read).
+   */
+  binAnyCardsLastMinute?: number;
+  binAnyCardsLast10Minutes?: number;
+  /**
+   * The BIN's usual number of scorings in ten minutes at this account (binUsualPer10Minutes in rules.ts, from its
+   * scorings before the last ten minutes), read at most once a minute per instance and BIN.
+   */
+  binUsualPer10Minutes?: number;
+  /** Distinct cards from the device, and from the IP address, in the last minute and ten minutes (PF10033). */
+  deviceCardsLastMinute?: number;
+  deviceCardsLast10Minutes?: number;
+  ipCardsLastMinute?: number;
+  ipCardsLast10Minutes?: number;
   /** Distinct emails and IP addresses that used the card in 24 hours. */
   cardEmailsLastDay?: number;
   cardIpsLastDay?: number;

@@ -16,7 +16,6 @@ import {
   toAmountStats,
   toScoring,
   velocityAggregate,
-  velocityFilter,
   velocityQueries,
   VELOCITY_ROWS,
   velocityColumns,
@@ -108,7 +107,7 @@ export class PostgresScorings implements ScoringsPort {
       const since = values.length;
       // The newest VELOCITY_ROWS rows of the window, read backwards along the identity's index (learning-rows.ts).
       return `(SELECT ${velocityAggregate(query)} FROM (SELECT ${velocityColumns([query])} FROM payment_scorings
-               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz${velocityFilter(query.byColumn)}
+               WHERE account_id = $1 AND ${query.byColumn} = $${hash}::text AND scored_at >= $${since}::timestamptz${query.filter}
                ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}) w) AS c${i}`;
     });
     const { rows } = await this.pool.query<Record<string, string>>({ text: `SELECT ${columns.join(', ')}`, values });

@@ -12,8 +12,9 @@
  *   the scoring id, score its scoredAt in epoch ms. Answers "how many scorings of this IP since t" (ZCOUNT).
  * - `vel:<account>:<field>:<hash>:<other>`: sorted set of the distinct values of another identity seen with
  *   it, for the pairs of VELOCITY_PAIRS (customer→card, card→customer, customer→location, card→email, card→ip,
- *   device→customer, ip→customer, bin→card); `bin` windows are keyed by the card's 6-digit BIN itself
- *   (not personal data); member the other keyed hash,
+ *   device→customer, ip→customer, bin→card, binAny→card, device→card, ip→card); `bin` (small amounts) and
+ *   `binAny` (every amount) windows are keyed by the card's 6-digit BIN itself (not personal data), and
+ *   `vel:<account>:binAny:<BIN>:n` counts every scoring of the BIN; member the other keyed hash,
  *   score the latest time they were seen together (ZADD GT). Answers "how many cards of this customer
  *   since t".
  *   Both velocity families (redis-velocity.ts) keep members of the last VELOCITY_TTL_SECONDS (31 days,

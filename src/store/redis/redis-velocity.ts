@@ -25,6 +25,9 @@ export const VELOCITY_PAIRS = [
   { by: 'device', distinct: 'customer' },
   { by: 'ip', distinct: 'customer' },
   { by: 'bin', distinct: 'card' },
+  { by: 'binAny', distinct: 'card' },
+  { by: 'device', distinct: 'card' },
+  { by: 'ip', distinct: 'card' },
 ] as const satisfies ReadonlyArray<{ by: VelocityBy; distinct: IdentityField | 'location' }>;
 
 /** Identities whose windows are personal data of one user: forget() deletes their keys whole. */
@@ -38,7 +41,7 @@ function otherHash(s: StoredScoring, other: IdentityField | 'location'): string 
 
 /** What a scoring is keyed by in a window: an identity hash, or its card BIN. */
 function keyOf(s: StoredScoring, by: VelocityBy): string | null {
-  return by === 'bin' ? s.cardBin : s.identities[by];
+  return by === 'bin' || by === 'binAny' ? s.cardBin : s.identities[by];
 }
 
 function scoredMs(s: StoredScoring): number {
@@ -62,9 +65,11 @@ async function run(batch: ChainableCommander, what: string): Promise<unknown[]> 
  * prefix (registry in keys.ts):
  *
  * - `vel:<account>:<field>:<hash>:n`: one member per scoring (its id), scored by scoredAt ms, for every
- *   identity field the scoring has, and `vel:<account>:bin:<BIN>:n` for its card's BIN. `velocity({by, hash, since})` is ZCOUNT since..+inf.
+ *   identity field the scoring has, `vel:<account>:binAny:<BIN>:n` for its card's BIN, and `vel:<account>:bin:<BIN>:n`
+ *   when its amount is small (BIN_WINDOW_AMOUNT_BELOW). `velocity({by, hash, since})` is ZCOUNT since..+inf.
  * - `vel:<account>:<field>:<hash>:<other>` for the pairs of VELOCITY_PAIRS (customer→card, card→customer,
- *   customer→location, card→email, card→ip, device→customer, ip→customer, bin→card): one member per distinct other hash, scored by the latest time the two were seen
+ *   customer→location, card→email, card→ip, device→customer, ip→customer, bin→card, binAny→card, device→card,
+ *   ip→card): one member per distinct other hash, scored by the latest time the two were seen
  *   together (ZADD GT, so a replayed older scoring never moves it back). `velocity({by, hash, since,
  *   distinct})` is ZCOUNT since..+inf: the distinct values seen with it since `since`. Another pair throws.
  *
@@ -101,6 +106,7 @@ export class RedisVelocity {
     }
     const binWindow = s.cardBin !== null && s.amount !== null && s.amount < BIN_WINDOW_AMOUNT_BELOW;
     if (binWindow) writes.push({ key: this.#count(s.accountId, 'bin', s.cardBin!), member: String(s.id), gt: false });
+    if (s.cardBin !== null) writes.push({ key: this.#count(s.accountId, 'binAny', s.cardBin), member: String(s.id), gt: false });
     for (const { by, distinct } of VELOCITY_PAIRS) {
       const hash = keyOf(s, by);
       const other = otherHash(s, distinct);
@@ -165,7 +171,7 @@ export class RedisVelocity {
         const hash = s.identities[field];
         if (hash !== null) batch.zrem(this.#count(s.accountId, field, hash), String(s.id));
       }
-      if (s.cardBin !== null) batch.zrem(this.#count(s.accountId, 'bin', s.cardBin), String(s.id));
+      if (s.cardBin !== null) batch.zrem(this.#count(s.accountId, 'bin', s.cardBin), String(s.id)).zrem(this.#count(s.accountId, 'binAny', s.cardBin), String(s.id));
       for (const { by, distinct } of VELOCITY_PAIRS) {
         const hash = keyOf(s, by);
         const other = otherHash(s, distinct);

@@ -472,4 +472,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX data_update_jobs_running ON data_update_jobs (heartbeat_at) WHERE state = 'running';
     `,
   },
+  {
+    version: 15,
+    name: 'card BIN windows of every amount',
+    sql: `
+      -- A BIN attack with ordinary amounts (PF10033) counts the distinct cards of a BIN in one and ten minutes against
+      -- the BIN's usual rate: every payment with a card now enters the BIN's window, index-only (the amount rides along
+      -- for the small-amount windows of PF10027, which the partial index of version 9 served alone).
+      DROP INDEX payment_scorings_bin;
+      CREATE INDEX payment_scorings_bin ON payment_scorings (account_id, card_bin, scored_at, card_hash, amount) WHERE card_bin IS NOT NULL;
+    `,
+  },
 ];

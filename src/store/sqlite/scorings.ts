@@ -16,7 +16,6 @@ import {
   storedScoring,
   toAmountStats,
   toScoring,
-  velocityFilter,
   velocityGroups,
   velocityGroupSelect,
   velocityQueries,
@@ -62,7 +61,7 @@ function velocityRead(this: string, group: VelocityGroup): ReadQuery {
   // The newest VELOCITY_ROWS rows of the identity's range, read backwards along its (account, identity, scored_at) index.
   const rows =
     `SELECT ${velocityColumns(group.members.map((m) => m.query))} FROM payment_scorings ` +
-    `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${velocityFilter(group.byColumn)} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
+    `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${group.filter} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
   const sql = `SELECT ${velocityGroupSelect(group)} FROM (${rows})`;
   return { sql, params: [...group.members.map(sinceOf), this, group.hash, group.since] };
 }
