@@ -121,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
     webhookTargets: config.webhookAllowPrivate,
+    webhookTiming: { timeoutMs: config.webhookTimeoutMs, leaseMs: config.webhookLeaseMs },
     userHash,
     onDeliveryFailure: (givenUp) => metrics.deliveryFailed(givenUp),
   });
