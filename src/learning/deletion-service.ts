@@ -104,6 +104,8 @@ export interface DeletionDeps {
   unlist: (accountId: string, keys: string[]) => Promise<number>;
   /** Writes this instance's buffered request-log and decision-log records first, so none lands after the deletion. */
   flushLogs: () => Promise<void>;
+  /** Runs the deletion while no feedback of the account runs on any instance (FeedbackService.exclusive). */
+  exclusive?: <T>(accountId: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -126,7 +128,18 @@ export class DeletionService {
     }
   }
 
-  async delete(accountId: string, target: DeletionTarget): Promise<DeletionCounts> {
+  /**
+   * Feedback of the account waits for the deletion (and the deletion for feedback in progress), on every instance;
+   * feedback received before the tombstone that runs after it writes nothing of the user (FeedbackService).
+   * Scorings and events check the tombstone in their insert, and the tombstone waits for the transactions that
+   * began before it (PostgreSQL), so one stored before is removed here and one stored after is not stored.
+   */
+  delete(accountId: string, target: DeletionTarget): Promise<DeletionCounts> {
+    const exclusive = this.deps.exclusive ?? (<T>(_accountId: string, work: () => Promise<T>) => work());
+    return exclusive(accountId, () => this.#delete(accountId, target));
+  }
+
+  async #delete(accountId: string, target: DeletionTarget): Promise<DeletionCounts> {
     const { store, hasher } = this.deps;
     const counts = zero();
     const add = (category: Category | undefined, n: number) => {
@@ -189,6 +202,9 @@ export class DeletionService {
       await store.requestLog.deleteByUser(accountId, target.value);
       for (const e of entries) add(BY_OPERATION[e.operation], 1);
     }
+    // A scoring stored just before the tombstone writes its velocity windows right after its insert, which may
+    // come after the first forget above: by now it has (Redis windows hold only keyed hashes and scoring ids).
+    await this.deps.velocity.forget(scorings);
     return counts;
   }
 }
