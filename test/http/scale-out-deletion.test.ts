@@ -52,7 +52,7 @@ describe('deletion across two instances', { skip: SKIP_PG || SKIP_REDIS }, () =>
     );
   });
 
-  it('feedback and scorings of a user on A racing the user\'s deletion through B, at eight offsets: nothing of the user received before the deletion answered is left', async () => {
+  it('feedback and scorings of a user on A racing the user\'s deletion through B, at nine offsets: nothing of the user received before the deletion answered is left', async () => {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const { a, b } = pair;
     const score = (i: typeof a, tx: string, customer: string) =>
@@ -99,7 +99,7 @@ describe('deletion across two instances', { skip: SKIP_PG || SKIP_REDIS }, () =>
       await pair.b.app.recorder.flush();
       const hash = a.app.learning.hasher.hash('customer_id', user);
       // Calls sent after the deletion answered are new: they may store the user again (not asserted then).
-      if (answered > sent) assert.deepEqual(await leftOf(txs, hash), none, `round ${round} (deletion ${offset} ms after the calls)`);
+      if (answered > sent) assert.deepEqual(await leftOf(txs, hash), none, `round ${round} (the deletion ${offset} ms after the calls)`);
       const keptLeft = await leftOf([keptTx], a.app.learning.hasher.hash('customer_id', kept));
       assert.deepEqual({ scorings: keptLeft.scorings, outcomes: keptLeft.outcomes, listed: keptLeft.listed }, { scorings: 1, outcomes: 1, listed: 1 }, `round ${round}: the other user's records stay`);
     }
