@@ -129,13 +129,26 @@ describe('two server processes on one PostgreSQL and one Redis', { skip: SKIP_PG
     for (const tx of ['dup-0', 'dup-4', 'race-0', 'race-9']) assert.equal(updates.filter((u) => u.origin === `payment:${tx}`).length, 1, tx);
   });
 
-  it('a blacklist entry added through A: the first request to an idle B sees it', async () => {
-    const ip = '203.0.113.77';
-    const blacklisted = async (s: Running) => ((await api(s, 'GET', '/lookup/ip', { key: KEY, ip, params: 'security' })).data.security as { blacklisted: boolean }).blacklisted;
-    assert.equal(await blacklisted(b), false);
-    await admin(a, 'POST', `/accounts/${ACCOUNT}/blacklists`, { type: 'ip', values: [ip] });
+  it('a list entry, its removal and a rule changed through A: the first request to an idle B sees each within 2 s', async () => {
+    const blacklisted = async (s: Running, ip: string) => ((await api(s, 'GET', '/lookup/ip', { key: KEY, ip, params: 'security' })).data.security as { blacklisted: boolean }).blacklisted;
+    const probe = '198.51.100.9';
+    assert.equal(await blacklisted(b, probe), false);
+    // B idle for longer than POLICY_REFRESH_MS (1 s) before each change, then asked once, within 2 s of it.
+    const idleThenChange = async (change: () => Promise<unknown>) => {
+      await sleep(1200);
+      await change();
+      await sleep(300);
+    };
+    await idleThenChange(() => admin(a, 'POST', `/accounts/${ACCOUNT}/blacklists`, { type: 'ip', values: [probe] }));
+    assert.equal(await blacklisted(b, probe), true, 'the entry');
+    await idleThenChange(() => admin(a, 'POST', `/accounts/${ACCOUNT}/blacklists/remove`, { type: 'ip', values: [probe] }));
+    assert.equal(await blacklisted(b, probe), false, 'its removal');
+    await idleThenChange(() => admin(a, 'POST', `/accounts/${ACCOUNT}/rules`, { title: 'this probe', group: 'ip', conditions: { all: [{ field: 'input.ip', op: 'eq', value: probe }] }, action: { type: 'blacklist' } }));
+    assert.equal(await blacklisted(b, probe), true, 'the rule');
+    // The entry the tests below rely on (each call to this address raises an event).
+    await admin(a, 'POST', `/accounts/${ACCOUNT}/blacklists`, { type: 'ip', values: ['203.0.113.77'] });
     await sleep(300);
-    assert.equal(await blacklisted(b), true);
+    assert.equal(await blacklisted(b, '203.0.113.77'), true);
   });
 
   it('a user\'s 50 calls on A, then at once a deletion through B: no request-log row, event or decision left', async () => {
