@@ -66,6 +66,8 @@ const PAYMENT_EVENT = 'fraud_payment';
  */
 export class FeedbackService {
   readonly #chains = new Map<string, Promise<unknown>>();
+  /** Per call (a WeakMap: gone with the call), the keyed hashes of the account deleted since it was received. */
+  readonly #deletedByCall = new WeakMap<FeedbackCall, Promise<Set<string>>>();
 
   constructor(
     private readonly store: Store,
@@ -183,9 +185,15 @@ export class FeedbackService {
    * been deleted with the rest.
    */
   private async deletedSince(call: FeedbackCall, hashes: ReadonlyArray<string | null>): Promise<boolean> {
-    const wanted = hashes.filter((h): h is string => h !== null);
-    if (wanted.length === 0) return false;
-    return (await this.store.deletedUsers.find(call.accountId, wanted, call.now.toISOString())).length > 0;
+    // The account's deletions since the call, read once per call: under the account's lock, which deletions
+    // take too, none can be added meanwhile.
+    let deleted = this.#deletedByCall.get(call);
+    if (!deleted) {
+      deleted = this.store.deletedUsers.find(call.accountId, null, call.now.toISOString()).then((rows) => new Set(rows.map((r) => r.valueHash)));
+      this.#deletedByCall.set(call, deleted);
+    }
+    const found = await deleted;
+    return found.size > 0 && hashes.some((h) => h !== null && found.has(h));
   }
 
   private serial<T>(accountId: string, work: () => Promise<T>): Promise<T> {

@@ -362,8 +362,8 @@ export interface DeletedUsersPort {
   add(accountId: string, valueHashes: readonly string[], deletedAt: string): Promise<void>;
   /** Runs a write of records of these accounts created at or after `since`, given the deletions it must leave out. */
   guard<T>(accountIds: readonly string[], since: string, work: (deleted: readonly DeletedUser[]) => Promise<T>): Promise<T>;
-  /** The deletions of these keyed hashes at or after `since` (a call received then must write nothing of them). */
-  find(accountId: string, valueHashes: readonly string[], since: string): Promise<DeletedUser[]>;
+  /** The deletions of these keyed hashes (null: of any) at or after `since` (a call received then must write nothing of them). */
+  find(accountId: string, valueHashes: readonly string[] | null, since: string): Promise<DeletedUser[]>;
 }
 
 /** Thrown by insertEvent when the event's user was deleted after the event was raised: it is not stored. */

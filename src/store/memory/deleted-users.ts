@@ -28,8 +28,8 @@ export class InProcessDeletedUsers implements DeletedUsersPort {
     return this.#deleted.some((d) => d.accountId === accountId && d.deletedAt >= since && valueHashes.includes(d.valueHash));
   }
 
-  find(accountId: string, valueHashes: readonly string[], since: string): Promise<DeletedUser[]> {
-    const wanted = new Set(valueHashes);
-    return Promise.resolve(this.#deleted.filter((d) => d.accountId === accountId && wanted.has(d.valueHash) && d.deletedAt >= since));
+  find(accountId: string, valueHashes: readonly string[] | null, since: string): Promise<DeletedUser[]> {
+    const wanted = valueHashes === null ? null : new Set(valueHashes);
+    return Promise.resolve(this.#deleted.filter((d) => d.accountId === accountId && (wanted === null || wanted.has(d.valueHash)) && d.deletedAt >= since));
   }
 }

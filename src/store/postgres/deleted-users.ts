@@ -59,12 +59,13 @@ export class PostgresDeletedUsers implements DeletedUsersPort {
     }
   }
 
-  async find(accountId: string, valueHashes: readonly string[], since: string): Promise<DeletedUser[]> {
-    if (valueHashes.length === 0) return [];
+  async find(accountId: string, valueHashes: readonly string[] | null, since: string): Promise<DeletedUser[]> {
+    if (valueHashes?.length === 0) return [];
     const { rows } = await this.pool.query<{ value_hash: string; deleted_at: string }>({
       name: 'vigil_deleted_users_find',
-      text: `SELECT value_hash, ${isoSql('deleted_at')} AS deleted_at FROM deleted_users WHERE account_id = $1 AND value_hash = ANY($2::text[]) AND deleted_at >= $3`,
-      values: [accountId, [...new Set(valueHashes)], isoTimestamp(since)],
+      text: `SELECT value_hash, ${isoSql('deleted_at')} AS deleted_at FROM deleted_users
+             WHERE account_id = $1 AND ($2::text[] IS NULL OR value_hash = ANY($2::text[])) AND deleted_at >= $3`,
+      values: [accountId, valueHashes === null ? null : [...new Set(valueHashes)], isoTimestamp(since)],
     });
     return rows.map((r) => ({ accountId, valueHash: r.value_hash, deletedAt: r.deleted_at }));
   }
