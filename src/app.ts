@@ -7,6 +7,7 @@ import type { Counters, Store } from './store/ports.ts';
 import { AccountService } from './accounts/service.ts';
 import { CachedKeyResolver } from './http/key-cache.ts';
 import { QuotaGate } from './http/pipeline/quota.ts';
+import { FloodGate } from './http/pipeline/flood.ts';
 import { Recorder } from './http/recorder.ts';
 import { registerEndpoint } from './http/register-endpoint.ts';
 import { acceptTextBodies } from './http/body.ts';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logDecision: config.decisionLogDays > 0 ? (record) => recorder.logDecision(record) : undefined,
     worker: config.webhookWorker,
     webhookTargets: config.webhookAllowPrivate,
+    webhookTiming: { timeoutMs: config.webhookTimeoutMs, leaseMs: config.webhookLeaseMs },
     userHash,
     onDeliveryFailure: (givenUp) => metrics.deliveryFailed(givenUp),
   });
@@ -153,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const endpointDeps = { keys, counters, quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month), USAGE_FLUSH_MS + 500), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
+  const endpointDeps = { keys, counters, flood: new FloodGate(counters), quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.unflushedUsage(accountId, month), USAGE_FLUSH_MS + 500), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);

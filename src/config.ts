@@ -92,6 +92,8 @@ const EnvSchema = z
     DECISION_LOG_DAYS: int(0, 3650, 30),
     POLICY_REFRESH_MS: int(50, 3_600_000, 1000),
     WEBHOOK_WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    WEBHOOK_TIMEOUT_MS: int(100, 600_000, 10_000),
+    WEBHOOK_LEASE_MS: int(200, 3_600_000, 30_000),
     WEBHOOK_ALLOW_PRIVATE: z.preprocess(
       emptyToUndefined,
       z
@@ -148,6 +150,9 @@ const EnvSchema = z
   })
   .strip()
   .superRefine((e, ctx) => {
+    if (e.WEBHOOK_LEASE_MS <= e.WEBHOOK_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a slow send could otherwise be claimed by another instance too)' });
+    }
     if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)' });
     }
@@ -212,6 +217,10 @@ export interface Config {
   policyRefreshMs: number;
   /** Whether this instance sends webhook deliveries (several instances may all do so safely). */
   webhookWorker: boolean;
+  /** WEBHOOK_TIMEOUT_MS: one delivery's POST, answer included. */
+  webhookTimeoutMs: number;
+  /** WEBHOOK_LEASE_MS: how long a claimed delivery stays reserved for its instance (a killed instance's are taken over after it). */
+  webhookLeaseMs: number;
   /** WEBHOOK_ALLOW_PRIVATE: private webhook targets allowed (docs/operations.md). */
   webhookAllowPrivate: AllowedTargets;
   /** false (`NETWORK=off`): DNS and RDAP checks answer null at once and nothing is sent. */
@@ -319,6 +328,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     decisionLogDays: e.DECISION_LOG_DAYS,
     policyRefreshMs: e.POLICY_REFRESH_MS,
     webhookWorker: e.WEBHOOK_WORKER === 'on',
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookLeaseMs: e.WEBHOOK_LEASE_MS,
     webhookAllowPrivate: parseAllowedTargets(e.WEBHOOK_ALLOW_PRIVATE),
     network: e.NETWORK === 'on',
     dnsServers: parseDnsServers(e.DNS_SERVERS),

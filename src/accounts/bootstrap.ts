@@ -15,25 +15,31 @@ export interface BootstrapResult {
 /**
  * First start with an empty store (decisions.md): one `premium` account with one live and one test
  * key, written to DATA_DIR/bootstrap-keys.json (0600); printed by bootstrapNotice once a server listens.
+ * Single-shot across instances: the check and the creation run under the store's lock (a PostgreSQL advisory
+ * lock), so replicas starting together on an empty database create one account and one pair of keys, and the
+ * others find it there (null: their DATA_DIR gets no file).
  */
 export async function bootstrapIfEmpty(store: Store, accounts: AccountService, dataDir: string): Promise<BootstrapResult | null> {
   if ((await store.accounts.countAccounts()) > 0) return null;
-  let account;
-  try {
-    account = await accounts.createAccount({ id: 'default', plan: 'premium' });
-  } catch (err) {
-    // Another instance sharing the store bootstrapped first: its keys are the ones printed.
-    if (err instanceof AccountsError && err.kind === 'conflict') return null;
-    throw err;
-  }
-  const live = await accounts.createKey(account.id, 'live');
-  const test = await accounts.createKey(account.id, 'test');
-  // DATA_DIR holds the store and its secrets: created for its owner only (an existing one keeps its mode).
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = join(dataDir, BOOTSTRAP_FILE);
-  const body = { accountId: account.id, plan: 'premium', liveKey: live.key, testKey: test.key, createdAt: account.createdAt };
-  writeFileSync(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
-  return { accountId: account.id, liveKey: live.key, testKey: test.key, file };
+  return store.locks.withAccountLock('bootstrap', '*', async () => {
+    if ((await store.accounts.countAccounts()) > 0) return null;
+    let account;
+    try {
+      account = await accounts.createAccount({ id: 'default', plan: 'premium' });
+    } catch (err) {
+      // An account "default" made meanwhile by something that does not take the lock (the admin API).
+      if (err instanceof AccountsError && err.kind === 'conflict') return null;
+      throw err;
+    }
+    const live = await accounts.createKey(account.id, 'live');
+    const test = await accounts.createKey(account.id, 'test');
+    // DATA_DIR holds the store and its secrets: created for its owner only (an existing one keeps its mode).
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const file = join(dataDir, BOOTSTRAP_FILE);
+    const body = { accountId: account.id, plan: 'premium', liveKey: live.key, testKey: test.key, createdAt: account.createdAt };
+    writeFileSync(file, JSON.stringify(body, null, 2) + '\n', { mode: 0o600 });
+    return { accountId: account.id, liveKey: live.key, testKey: test.key, file };
+  });
 }
 
 /** DATA_DIR/bootstrap-keys.json as written by bootstrapIfEmpty; `shownAt` once a started server printed it. */

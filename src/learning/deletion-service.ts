@@ -104,6 +104,8 @@ export interface DeletionDeps {
   unlist: (accountId: string, keys: string[]) => Promise<number>;
   /** Writes this instance's buffered request-log and decision-log records first, so none lands after the deletion. */
   flushLogs: () => Promise<void>;
+  /** Runs the deletion while no feedback of the account runs on any instance (FeedbackService.exclusive). */
+  exclusive?: <T>(accountId: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -126,7 +128,31 @@ export class DeletionService {
     }
   }
 
-  async delete(accountId: string, target: DeletionTarget): Promise<DeletionCounts> {
+  /**
+   * Nothing of the user received before the deletion answers is left, whichever instance received it. Feedback of
+   * the account waits for the deletion (and the deletion for feedback in progress) on every instance, and feedback
+   * received before the deletion's last tombstone writes nothing of the user (FeedbackService). The deletion runs
+   * twice, each pass after a tombstone: a scoring, an event or a buffered log record received before the second
+   * tombstone was either stored before it (PostgreSQL: the tombstone waits for transactions that began before
+   * it), and the second pass removes it, or is stored after it and leaves the user out (the tombstone is checked
+   * in the insert, and by the buffers' writes). The counts are those of both passes.
+   */
+  delete(accountId: string, target: DeletionTarget): Promise<DeletionCounts> {
+    const exclusive = this.deps.exclusive ?? (<T>(_accountId: string, work: () => Promise<T>) => work());
+    return exclusive(accountId, async () => {
+      const scorings: StoredScoring[] = [];
+      const first = await this.#delete(accountId, target, scorings);
+      const second = await this.#delete(accountId, target, scorings);
+      // A scoring stored just before a tombstone writes its velocity windows right after its insert, which may come
+      // after the forget of its pass: by now it has (Redis windows hold only keyed hashes and scoring ids).
+      await this.deps.velocity.forget(scorings);
+      for (const k of Object.keys(first) as Category[]) first[k] += second[k];
+      return first;
+    });
+  }
+
+  /** One pass: a tombstone, then every record of the user found; the scorings found are added to `found`. */
+  async #delete(accountId: string, target: DeletionTarget, found: StoredScoring[]): Promise<DeletionCounts> {
     const { store, hasher } = this.deps;
     const counts = zero();
     const add = (category: Category | undefined, n: number) => {
@@ -189,6 +215,7 @@ export class DeletionService {
       await store.requestLog.deleteByUser(accountId, target.value);
       for (const e of entries) add(BY_OPERATION[e.operation], 1);
     }
+    found.push(...scorings);
     return counts;
   }
 }

@@ -66,6 +66,8 @@ const PAYMENT_EVENT = 'fraud_payment';
  */
 export class FeedbackService {
   readonly #chains = new Map<string, Promise<unknown>>();
+  /** Per call (a WeakMap: gone with the call), the keyed hashes of the account deleted since it was received. */
+  readonly #deletedByCall = new WeakMap<FeedbackCall, Promise<Set<string>>>();
 
   constructor(
     private readonly store: Store,
@@ -169,6 +171,31 @@ export class FeedbackService {
     }));
   }
 
+  /**
+   * Runs `work` while no feedback of the account runs, in this process (its queue) or on another instance (the
+   * account lock): a user deletion, so no feedback reads the user's records before it and writes after it.
+   */
+  exclusive<T>(accountId: string, work: () => Promise<T>): Promise<T> {
+    return this.serial(accountId, () => this.store.locks.withAccountLock('learning', accountId, work));
+  }
+
+  /**
+   * Whether one of these keyed hashes (a customer or user id, an email, a phone) was deleted after the call was
+   * received: the call waited behind the deletion, and writes nothing of the user, as if it had come first and
+   * been deleted with the rest.
+   */
+  private async deletedSince(call: FeedbackCall, hashes: ReadonlyArray<string | null>): Promise<boolean> {
+    // The account's deletions since the call, read once per call: under the account's lock, which deletions
+    // take too, none can be added meanwhile.
+    let deleted = this.#deletedByCall.get(call);
+    if (!deleted) {
+      deleted = this.store.deletedUsers.find(call.accountId, null, call.now.toISOString()).then((rows) => new Set(rows.map((r) => r.valueHash)));
+      this.#deletedByCall.set(call, deleted);
+    }
+    const found = await deleted;
+    return found.size > 0 && hashes.some((h) => h !== null && found.has(h));
+  }
+
   private serial<T>(accountId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.#chains.get(accountId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
@@ -221,6 +248,9 @@ export class FeedbackService {
       identities: mergeIdentities(current?.identities, sent),
       updatedAt: now.toISOString(),
     };
+    const result: PaymentFeedbackResult = { transaction_id: fb.transactionId, outcome: record.outcome, status: record.status, matched: record.status === 'applied' ? scorings.length : 0, label: decision.label };
+    const people = [record.identities, ...scorings.map((s) => s.identities)].flatMap((i) => [i.customer, i.user, i.email, i.phone]);
+    if (await this.deletedSince(call, people)) return result;
     if (decision.write) {
       batch.putOutcome(record);
       const meets = decision.outcomeChanged || (current?.status === 'pending' && decision.status === 'applied');
@@ -233,7 +263,7 @@ export class FeedbackService {
       // A retry of a fraud outcome re-queues its list entries (idempotent), in case a crash came between commit and listing.
       for (const s of scorings) for (const { type, hash } of labelledIdentities(s.identities)) batch.blacklist.add(`${type}:${hash}`);
     }
-    return { transaction_id: fb.transactionId, outcome: record.outcome, status: record.status, matched: record.status === 'applied' ? scorings.length : 0, label: decision.label };
+    return result;
   }
 
   private async applyLabel(call: FeedbackCall, batch: FeedbackBatch, fb: EventFeedback): Promise<LabelFeedbackResult> {
@@ -251,6 +281,7 @@ export class FeedbackService {
   private async putLabel(call: FeedbackCall, batch: FeedbackBatch, type: LabelType, hash: string, origin: string, fb: Pick<EventFeedback, 'label' | 'reason' | 'source' | 'occurredAt'>, masked: string) {
     const current = await batch.evidence(type, hash, origin);
     const next = nextLabel(current?.label ?? null, fb.label);
+    if (await this.deletedSince(call, [hash])) return next.status;
     if (next.status !== 'unchanged') {
       batch.putEvidence({
         accountId: call.accountId, type, valueHash: hash, origin, label: next.label, masked,

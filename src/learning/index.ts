@@ -66,7 +66,7 @@ export function createLearning(opts: LearningOptions): Learning {
     payments: new PaymentService({ store, engines: opts.engines, hasher, velocity, model, feedback, labels, logger }),
     feedback,
     deletion: new DeletionService({
-      store, counters: opts.counters, hasher, velocity, flushLogs: opts.flushLogs,
+      store, counters: opts.counters, hasher, velocity, flushLogs: opts.flushLogs, exclusive: (accountId, work) => feedback.exclusive(accountId, work),
       unlist: async (accountId, keys) => (await opts.policy.lists.remove(accountId, 'confirmed_fraud', keys)).changed,
     }),
   };

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
 import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
-import type { Store } from '../store/ports.ts';
+import { UserDeletedError, type Store } from '../store/ports.ts';
 import { VELOCITY_ROWS } from '../store/learning-rows.ts';
 import { ruleKey } from '../intel/payment/prior.ts';
 import { binUsualPer10Minutes, LIMITS } from '../intel/payment/rules.ts';
@@ -269,8 +269,11 @@ export class PaymentService {
     return { score, identities: ids, features, dataVersions };
   }
 
-  /** Stores a live scoring with its final score, then applies an outcome that was waiting for it. */
-  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<StoredScoring> {
+  /**
+   * Stores a live scoring with its final score, then applies an outcome that was waiting for it. Null when its
+   * customer was deleted (on any instance) after it was scored: nothing of it is stored.
+   */
+  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<StoredScoring | null> {
     const ids = scored.identities;
     const scoring: NewScoring = {
       accountId: call.accountId,
@@ -289,7 +292,13 @@ export class PaymentService {
       dataVersions: scored.dataVersions,
       outcome: null,
     };
-    const stored = await this.deps.store.scorings.insert(scoring);
+    let stored: StoredScoring;
+    try {
+      stored = await this.deps.store.scorings.insert(scoring);
+    } catch (err) {
+      if (err instanceof UserDeletedError) return null;
+      throw err;
+    }
     await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
     // Feedback that came first (spec: "applied automatically when the transaction is scored"). Read after the
     // insert: feedback committing meanwhile on another instance either finds this scoring or is found here

@@ -26,6 +26,8 @@ export interface PolicyOptions {
   worker: boolean;
   /** Private webhook targets allowed (WEBHOOK_ALLOW_PRIVATE); none when absent. */
   webhookTargets?: AllowedTargets;
+  /** WEBHOOK_TIMEOUT_MS and WEBHOOK_LEASE_MS (the worker's defaults when absent). */
+  webhookTiming?: { timeoutMs: number; leaseMs: number };
   /** The keyed hash of a userID as user deletion records it (events of deleted users are not stored). */
   userHash?: (userId: string) => string;
   /** Told of every failed delivery attempt of this process's worker (`givenUp` on the last one). */
@@ -53,7 +55,7 @@ export function createPolicy(opts: PolicyOptions): Policy {
   store.policyChanges.listen((accountId) => snapshots.changed(accountId)).catch((err: unknown) => {
     logger.error({ err }, 'listening for policy changes failed; retrying every second, the version check every POLICY_REFRESH_MS meanwhile');
   });
-  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets, ...(opts.onDeliveryFailure && { onFailure: opts.onDeliveryFailure }) }) : undefined;
+  const worker = opts.worker ? new WebhookWorker({ store, serverSecret: opts.secret, logger, clock, targets, ...(opts.webhookTiming && { options: opts.webhookTiming }), ...(opts.onDeliveryFailure && { onFailure: opts.onDeliveryFailure }) }) : undefined;
   const presence = new WebhookPresence(store, opts.refreshMs);
   // After a stored event: wake the worker only if the account may have webhooks (else nothing was queued).
   const raiser = new EventRaiser(store, logger, (accountId) => {

@@ -3,7 +3,8 @@
  * `vigil:` (see redis/keys.ts); the in-process counters use the same names.
  */
 export const counterKeys = {
-  flood: (accountId: string, windowStart: number): string => `flood:${accountId}:${windowStart}`,
+  /** An account's flood window: a hash of the window, its count and the key's generation (src/store/flood-state.ts). */
+  flood: (accountId: string): string => `flood:${accountId}`,
   quota: (accountId: string, month: string): string => `quota:${accountId}:${month}`,
   /** User deletions of one account on one UTC day (`YYYY-MM-DD`), for the daily deletion limit (126). */
   deletions: (accountId: string, day: string): string => `deletions:${accountId}:${day}`,
@@ -20,3 +21,6 @@ export const DELETION_TTL_SECONDS = 2 * 24 * 3600;
 
 /** A quota counter outlives its month by a few days so late writes never resurrect it at 0. */
 export const QUOTA_TTL_SECONDS = 35 * 24 * 3600;
+
+/** A flood key lives this long after its window's last call, so a key lost and created again is told from one that expired. */
+export const FLOOD_KEY_IDLE_SECONDS = 3600;

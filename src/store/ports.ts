@@ -362,6 +362,8 @@ export interface DeletedUsersPort {
   add(accountId: string, valueHashes: readonly string[], deletedAt: string): Promise<void>;
   /** Runs a write of records of these accounts created at or after `since`, given the deletions it must leave out. */
   guard<T>(accountIds: readonly string[], since: string, work: (deleted: readonly DeletedUser[]) => Promise<T>): Promise<T>;
+  /** The deletions of these keyed hashes (null: of any) at or after `since` (a call received then must write nothing of them). */
+  find(accountId: string, valueHashes: readonly string[] | null, since: string): Promise<DeletedUser[]>;
 }
 
 /** Thrown by insertEvent when the event's user was deleted after the event was raised: it is not stored. */
@@ -403,8 +405,37 @@ export interface Store extends LearningStore {
 }
 
 /** Shared counters for flood, quota (and later velocity); in-process or Redis. */
+/** One call counted in an account's fixed flood window (src/http/pipeline/flood.ts). */
+export interface FloodHit {
+  /** The window's number (epoch ms / window ms); a call with a larger one starts a new window. */
+  window: number;
+  windowSeconds: number;
+  /** The plan's limit: a window filled after a lost key is left at limit + 1. */
+  limit: number;
+  /** The key lives this long after its last call (much longer than a window, so a lost key can be told from an idle one). */
+  ttlSeconds: number;
+  /** The generation a key created by this call gets (unique per creation). */
+  newGeneration: string;
+  /** The generation this instance last saw while that key must still exist; null when it knows none. */
+  knownGeneration: string | null;
+}
+
+export interface FloodCount {
+  /** Calls in the window, this one included (limit + 1 or more once filled after a lost key). */
+  count: number;
+  /** The key's generation (changes only when the key is created again). */
+  generation: string;
+}
+
 export interface Counters {
   readonly kind: 'memory' | 'redis';
+  /**
+   * Counts one call in the account's flood key, one record per account holding the current window, its count
+   * and the key's generation. When `knownGeneration` names another generation (the key was lost and created
+   * again while this instance still knew it) and no instance reported that yet, the window it was created in
+   * is filled (count limit + 1): calls counted before the loss are unknown, so the rest of it is refused.
+   */
+  floodHit(key: string, hit: FloodHit): Promise<FloodCount>;
   /** Adds `by` (may be negative) and returns the new value; sets the TTL when the key is created. */
   incr(key: string, by: number, ttlSeconds: number): Promise<number>;
   get(key: string): Promise<number>;

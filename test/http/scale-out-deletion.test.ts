@@ -17,7 +17,7 @@ let pair: Pair;
 
 before(async () => {
   pair = await startPair();
-  await seedAccounts(pair, [{ id: ACCOUNT, key: KEY }]);
+  await seedAccounts(pair, [{ id: ACCOUNT, key: KEY, settings: { autoBlacklistConfirmedFraud: true, dailyDeletionLimit: 1000 } }]);
   // Every country answer is then blacklisted, which raises an event and logs a decision.
   const res = await pair.a.app.app.inject({
     method: 'POST', url: `/admin/accounts/${ACCOUNT}/blacklists`, payload: { type: 'card_country', values: ['DE'] }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
@@ -50,5 +50,59 @@ describe('deletion across two instances', { skip: SKIP_PG || SKIP_REDIS }, () =>
       { requests: await left('request_log', other), events: await left('events', other), decisions: await left('decision_log', other) },
       { requests: 50, events: 50, decisions: 50 },
     );
+  });
+
+  it('feedback and scorings of a user on A racing the user\'s deletion through B, at nine offsets: nothing of the user received before the deletion answered is left', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const { a, b } = pair;
+    const score = (i: typeof a, tx: string, customer: string) =>
+      pair.call(i, 'POST', '/scoring/payment', KEY, { data: { transaction_id: tx, customer_id: customer, customer_email: `${customer}@example.com`, customer_ip: '81.2.69.170', amount: 40, currency: 'EUR' } });
+    const feedback = (i: typeof a, tx: string, customer: string) => pair.call(i, 'POST', '/feedback/payment', KEY, { transaction_id: tx, outcome: 'chargeback', customer_id: customer });
+    const count = async (sql: string) => Number((await queryOnce<{ n: string }>(pair.db.url, sql))[0]?.n);
+    const leftOf = async (txs: string[], hash: string) => {
+      const list = txs.map((t) => `'${t}'`).join(', ');
+      const origins = txs.map((t) => `'payment:${t}'`).join(', ');
+      return {
+        scorings: await count(`SELECT count(*) AS n FROM payment_scorings WHERE account_id = '${ACCOUNT}' AND (transaction_id IN (${list}) OR customer_hash = '${hash}')`),
+        outcomes: await count(`SELECT count(*) AS n FROM payment_outcomes WHERE account_id = '${ACCOUNT}' AND (transaction_id IN (${list}) OR customer_hash = '${hash}')`),
+        evidence: await count(`SELECT count(*) AS n FROM identity_evidence WHERE account_id = '${ACCOUNT}' AND (origin IN (${origins}) OR value_hash = '${hash}')`),
+        history: await count(`SELECT count(*) AS n FROM model_history WHERE account_id = '${ACCOUNT}' AND origin IN (${origins})`),
+        listed: await count(`SELECT count(*) AS n FROM blacklist_entries WHERE account_id = '${ACCOUNT}' AND type = 'confirmed_fraud' AND value = 'customer_id:${hash}'`),
+        events: await count(`SELECT count(*) AS n FROM events WHERE account_id = '${ACCOUNT}' AND identity_hash = '${hash}'`),
+      };
+    };
+    const none = { scorings: 0, outcomes: 0, evidence: 0, history: 0, listed: 0, events: 0 };
+    let raced = 0;
+    for (const [round, offset] of [-20, -10, -5, -2, 0, 2, 5, 10, 30].entries()) {
+      const user = `race-${suffix}-${round}`;
+      const kept = `keep-${suffix}-${round}`;
+      const txs = [0, 1, 2].map((n) => `${user}-t${n}`);
+      const keptTx = `${kept}-t0`;
+      // Scored before the race: the deletion has it to remove, the feedback a scoring to apply to.
+      for (const [tx, who] of [[txs[0]!, user], [keptTx, kept]] as const) assert.equal((await score(a, tx, who)).status, 'success');
+      // On A (and one scoring on B): a chargeback on the scored transaction, a new scoring, a chargeback that
+      // comes before its transaction's scoring, and the kept user's chargeback. The deletion through B goes
+      // `offset` ms after them (before them when negative), always before it answers.
+      let answered = Infinity;
+      const deletion = sleep(Math.max(0, offset)).then(() => pair.call(b, 'DELETE', '/account/users/delete', KEY, { value: user, type: 'user_id' })).then((r) => {
+        answered = Date.now();
+        return r;
+      });
+      await sleep(Math.max(0, -offset));
+      const sent = Date.now();
+      const racing = Promise.all([feedback(a, txs[0]!, user), score(a, txs[1]!, user), feedback(a, txs[2]!, user), score(b, txs[2]!, user), feedback(a, keptTx, kept)]);
+      const del = await deletion;
+      assert.equal(del.status, 'success', JSON.stringify(del));
+      if (answered > sent) raced++;
+      for (const r of await racing) assert.equal(r.status, 'success', JSON.stringify(r));
+      await pair.a.app.recorder.flush();
+      await pair.b.app.recorder.flush();
+      const hash = a.app.learning.hasher.hash('customer_id', user);
+      // Calls sent after the deletion answered are new: they may store the user again (not asserted then).
+      if (answered > sent) assert.deepEqual(await leftOf(txs, hash), none, `round ${round} (the deletion ${offset} ms after the calls)`);
+      const keptLeft = await leftOf([keptTx], a.app.learning.hasher.hash('customer_id', kept));
+      assert.deepEqual({ scorings: keptLeft.scorings, outcomes: keptLeft.outcomes, listed: keptLeft.listed }, { scorings: 1, outcomes: 1, listed: 1 }, `round ${round}: the other user's records stay`);
+    }
+    assert.ok(raced >= 6, `${raced} of 9 rounds raced the deletion`);
   });
 });

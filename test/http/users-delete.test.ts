@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
+import Database from 'better-sqlite3';
 import pino from 'pino';
 import { parseSeed } from '../../src/accounts/seed.ts';
 import { buildApp } from '../../src/app.ts';
@@ -621,5 +622,41 @@ describe('DELETE /account/users/delete: Redis velocity windows', { skip: SKIP_RE
     }
     // The scorings went from the store too.
     assert.deepEqual(await app().store.scorings.findByIdentity('delredis', 'customer', hashesOf(VICTIM).customer_id!), []);
+  });
+});
+
+describe('DELETE /account/users/delete: feedback and scorings racing it, one SQLite process', () => {
+  const KEY = liveKey('raceonesqlite');
+  let rt: TestApp;
+  before(async () => {
+    rt = await makeTestApp({ seed: { accounts: [{ id: 'race1', plan: 'premium', keys: [KEY], settings: { autoBlacklistConfirmedFraud: true, dailyDeletionLimit: 100 } }] } });
+  });
+  after(() => rt?.close());
+
+  it('a feedback and a scoring sent with the deletion, before it answers, leave nothing of the user', async () => {
+    const db = new Database(join(rt.dir, 'vigil.db'), { readonly: true, fileMustExist: true });
+    after(() => db.close());
+    for (let round = 0; round < 5; round++) {
+      const user = `race-sqlite-${round}`;
+      const score = (tx: string) => apiCall(rt, 'POST', '/scoring/payment', KEY, { data: { transaction_id: tx, customer_id: user, amount: 20, currency: 'EUR', customer_ip: '81.2.69.170' } });
+      assert.equal((await score(`${user}-a`)).status, 'success');
+      // The deletion first, then (same turn) a chargeback of the scored transaction and a new scoring: both queue
+      // behind it or run beside it, and were received before it answered.
+      const [del, fb, sc] = await Promise.all([
+        apiCall(rt, 'DELETE', '/account/users/delete', KEY, { value: user, type: 'user_id' }),
+        apiCall(rt, 'POST', '/feedback/payment', KEY, { transaction_id: `${user}-a`, outcome: 'chargeback', customer_id: user }),
+        score(`${user}-b`),
+      ]);
+      for (const r of [del, fb, sc]) assert.equal(r.status, 'success', JSON.stringify(r));
+      const h = hasher.hash('customer_id', user);
+      const count = (sql: string, ...args: unknown[]) => (db.prepare(sql).get(...args) as { n: number }).n;
+      assert.deepEqual({
+        scorings: count('SELECT count(*) AS n FROM payment_scorings WHERE customer_hash = ? OR transaction_id LIKE ?', h, `${user}-%`),
+        outcomes: count('SELECT count(*) AS n FROM payment_outcomes WHERE customer_hash = ? OR transaction_id LIKE ?', h, `${user}-%`),
+        evidence: count('SELECT count(*) AS n FROM identity_evidence WHERE value_hash = ? OR origin LIKE ?', h, `payment:${user}-%`),
+        history: count('SELECT count(*) AS n FROM model_history WHERE origin LIKE ?', `payment:${user}-%`),
+        listed: count(`SELECT count(*) AS n FROM blacklist_entries WHERE type = 'confirmed_fraud' AND value = ?`, `customer_id:${h}`),
+      }, { scorings: 0, outcomes: 0, evidence: 0, history: 0, listed: 0 }, `round ${round}`);
+    }
   });
 });

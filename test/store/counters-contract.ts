@@ -128,6 +128,32 @@ export function runCountersContract(name: string, factory: () => Promise<Counter
       assert.equal(await counters.get(key), 2);
     });
 
+    it('floodHit counts the calls of the current window, starts a new one at a larger window number, keeps its generation', async () => {
+      const key = uid('flood');
+      const hit = (window: number, knownGeneration: string | null = null, newGeneration = 'g1') =>
+        counters.floodHit(key, { window, windowSeconds: 1, limit: 3, ttlSeconds: 60, newGeneration, knownGeneration });
+      assert.deepEqual(await hit(100), { count: 1, generation: 'g1' });
+      assert.deepEqual(await hit(100, 'g1', 'g2'), { count: 2, generation: 'g1' }, 'an existing key keeps its generation');
+      assert.deepEqual(await hit(99, 'g1'), { count: 3, generation: 'g1' }, 'a clock behind counts in the current window');
+      assert.deepEqual(await hit(101, 'g1'), { count: 1, generation: 'g1' });
+      const totals = await Promise.all(Array.from({ length: 50 }, () => hit(101, 'g1')));
+      assert.deepEqual([...totals.map((t) => t.count)].sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 2), 'concurrent calls are exact');
+    });
+
+    it('floodHit on a key created again while the caller knew another generation fills that window, once', async () => {
+      const key = uid('flood-lost');
+      const hit = (window: number, knownGeneration: string | null, newGeneration: string) =>
+        counters.floodHit(key, { window, windowSeconds: 1, limit: 3, ttlSeconds: 60, newGeneration, knownGeneration });
+      assert.deepEqual(await hit(7, null, 'fresh'), { count: 1, generation: 'fresh' }, 'a caller that knew none cannot tell');
+      assert.deepEqual(await hit(7, 'before-the-loss', 'x'), { count: 4, generation: 'fresh' }, 'filled: limit + 1');
+      assert.equal((await hit(7, 'before-the-loss', 'x')).count, 5);
+      assert.equal((await hit(8, 'before-the-loss', 'x')).count, 1, 'reported once: a later window is not filled again');
+      const later = uid('flood-later');
+      await counters.floodHit(later, { window: 1, windowSeconds: 1, limit: 3, ttlSeconds: 60, newGeneration: 'n', knownGeneration: null });
+      const r = await counters.floodHit(later, { window: 2, windowSeconds: 1, limit: 3, ttlSeconds: 60, newGeneration: 'm', knownGeneration: 'old' });
+      assert.equal(r.count, 1, 'a key created in an earlier window holds every call of this one: no fill');
+    });
+
     it('rejects non-integer amounts and non-positive TTLs', async () => {
       const key = uid('invalid');
       await assert.rejects(counters.incr(key, 1.5, 60), RangeError);

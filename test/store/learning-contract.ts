@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Evidence, IdentityField, IdentityHashes, LabelType, LearningWrite, ModelUpdate, NewScoring, OutcomeRecord, PaymentOutcome } from '../../src/store/learning-ports.ts';
-import type { Store } from '../../src/store/ports.ts';
+import { UserDeletedError, type Store } from '../../src/store/ports.ts';
 import { uid } from './fixtures.ts';
 import { VELOCITY_ROWS } from '../../src/store/learning-rows.ts';
 import { decayedWeight, evidenceScore } from '../../src/learning/evidence.ts';
@@ -114,6 +114,37 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
 
     after(async () => {
       await store.close();
+    });
+
+    describe('user deletions (tombstones)', () => {
+      // Within the day tombstones are kept.
+      const origin = Date.now() - 3600_000;
+      const recent = (minutes: number) => new Date(origin + minutes * 60_000).toISOString();
+      it('find: by keyed hash or any (null), at or after the time asked', async () => {
+        const acct = uid('tomb');
+        await store.deletedUsers.add(acct, ['h-1', 'h-2'], recent(10));
+        const hashes = async (hs: string[] | null, since: string) => (await store.deletedUsers.find(acct, hs, since)).map((d) => d.valueHash).sort();
+        assert.deepEqual(await hashes(['h-1', 'h-3'], recent(5)), ['h-1']);
+        assert.deepEqual(await hashes(null, recent(10)), ['h-1', 'h-2'], 'at the deletion time itself');
+        assert.deepEqual(await hashes(null, recent(11)), [], 'a call received after the deletion is new');
+        assert.deepEqual(await hashes([], recent(0)), []);
+        assert.deepEqual(await store.deletedUsers.find(uid('other'), null, recent(0)), [], 'per account');
+      });
+
+      it('a scoring made before its customer, user, email or phone was deleted is not stored; one made after is', async () => {
+        const acct = uid('tomb-scoring');
+        await store.deletedUsers.add(acct, ['email-gone'], recent(10));
+        for (const field of ['customer', 'user', 'email', 'phone'] as const) {
+          const identities = { ...fullIdentities(field), [field]: 'email-gone' };
+          await assert.rejects(store.scorings.insert(makeScoring(acct, { transactionId: `before-${field}`, scoredAt: recent(9), identities })), UserDeletedError, field);
+          assert.deepEqual(await store.scorings.byTransaction(acct, `before-${field}`), []);
+        }
+        const after = await store.scorings.insert(makeScoring(acct, { transactionId: 'after', scoredAt: recent(11), identities: { ...fullIdentities('x'), email: 'email-gone' } }));
+        assert.equal((await store.scorings.byTransaction(acct, 'after'))[0]?.id, after.id);
+        // Another identity type with the same hash (an IP, a device) is not the deleted person.
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'ip-only', scoredAt: recent(9), identities: { ...fullIdentities('y'), ip: 'email-gone' } }));
+        assert.equal((await store.scorings.byTransaction(acct, 'ip-only')).length, 1);
+      });
     });
 
     describe('scorings: insert and byTransaction', () => {

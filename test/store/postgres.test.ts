@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { after, before, describe, it } from 'node:test';
 import { openStore } from '../../src/store/index.ts';
 import { MIGRATIONS } from '../../src/store/postgres/migrations.ts';
@@ -47,6 +48,29 @@ describe('PostgresStore', { skip: SKIP_PG }, () => {
     const store = new PostgresStore({ connectionString: db().url, max: 4 });
     await store.migrate();
     return store;
+  });
+
+  describe('user deletion tombstones', () => {
+    it('a tombstone waits for the transactions of other sessions that began before it', async () => {
+      const store = new PostgresStore({ connectionString: db().url, max: 4 });
+      const other = new pg.Client({ connectionString: db().url });
+      await other.connect();
+      try {
+        await store.migrate();
+        await other.query('BEGIN');
+        await other.query('SELECT 1');
+        const started = Date.now();
+        setTimeout(() => void other.query('COMMIT'), 400);
+        await store.deletedUsers.add('tomb-wait', ['h'], new Date().toISOString());
+        assert.ok(Date.now() - started >= 380, `waited ${Date.now() - started} ms for the older transaction`);
+        const quick = Date.now();
+        await store.deletedUsers.add('tomb-wait', ['h2'], new Date().toISOString());
+        assert.ok(Date.now() - quick < 380, 'nothing older: no wait');
+      } finally {
+        await other.end();
+        await store.close();
+      }
+    });
   });
 
   describe('migrations', () => {

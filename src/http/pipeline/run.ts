@@ -4,7 +4,7 @@ import type { EndpointDef } from '../endpoint.ts';
 import { OPERATIONS } from '../operations.ts';
 import { checkAccountActive } from './account.ts';
 import { checkAuthorizedHost } from './authorized-host.ts';
-import { checkFlood } from './flood.ts';
+import type { FloodGate } from './flood.ts';
 import { checkKey, extractKey, type KeyResolver } from './key.ts';
 import { parseOptions } from './options.ts';
 import { checkPlan } from './plan.ts';
@@ -14,6 +14,7 @@ import { checkSubscription } from './subscription.ts';
 export interface PipelineDeps {
   keys: KeyResolver;
   counters: Counters;
+  flood: FloodGate;
   quota: QuotaGate;
 }
 
@@ -31,6 +32,6 @@ export async function runPipeline(def: EndpointDef, ctx: RequestContext, deps: P
   checkSubscription(caller.account, ctx.now);
   checkAuthorizedHost(caller, ctx.headers, ctx.ip);
   checkPlan(caller.plan, op.planMethod, ctx.options.modules);
-  await checkFlood(deps.counters, caller.account.id, caller.plan, ctx.now);
+  await deps.flood.check(caller.account.id, caller.plan, ctx.now);
   if (!ctx.testMode && !op.free) ctx.quotaKey = await deps.quota.reserve(caller.account.id, caller.plan, ctx.now);
 }

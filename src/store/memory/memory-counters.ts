@@ -1,4 +1,5 @@
-import type { Counters } from '../ports.ts';
+import type { Counters, FloodCount, FloodHit } from '../ports.ts';
+import { floodStep, type FloodState } from '../flood-state.ts';
 
 export interface MemoryCountersOptions {
   /** Clock in epoch milliseconds; tests inject a fake one to step over TTLs. */
@@ -20,6 +21,7 @@ interface Entry {
 export class MemoryCounters implements Counters {
   readonly kind = 'memory' as const;
   readonly #entries = new Map<string, Entry>();
+  readonly #floods = new Map<string, FloodState & { expiresAt: number }>();
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
 
@@ -51,6 +53,22 @@ export class MemoryCounters implements Counters {
       this.#entries.set(key, { value: by, expiresAt: now + ttlSeconds * 1000 });
       return by;
     });
+  }
+
+  floodHit(key: string, hit: FloodHit): Promise<FloodCount> {
+    return settle(() => {
+      checkTtl(hit.ttlSeconds);
+      const now = this.#now();
+      const current = this.#floods.get(key);
+      const state = floodStep(current && current.expiresAt > now ? current : undefined, hit);
+      this.#floods.set(key, { ...state, expiresAt: now + hit.ttlSeconds * 1000 });
+      return { count: state.n, generation: state.g };
+    });
+  }
+
+  /** Drops a flood key, as a Redis restart or eviction would (tests). */
+  loseFlood(key: string): void {
+    this.#floods.delete(key);
   }
 
   incrExisting(key: string, by: number): Promise<number | null> {
@@ -85,6 +103,7 @@ export class MemoryCounters implements Counters {
   close(): Promise<void> {
     clearInterval(this.#sweeper);
     this.#entries.clear();
+    this.#floods.clear();
     return Promise.resolve();
   }
 
@@ -93,6 +112,9 @@ export class MemoryCounters implements Counters {
     const now = this.#now();
     for (const [key, entry] of this.#entries) {
       if (entry.expiresAt <= now) this.#entries.delete(key);
+    }
+    for (const [key, entry] of this.#floods) {
+      if (entry.expiresAt <= now) this.#floods.delete(key);
     }
   }
 

@@ -8,6 +8,8 @@ import { withTransaction } from './transaction.ts';
 const BARRIER = '8532464671518336364';
 /** Tombstones are kept this long: a record buffered longer than a day (a store outage) is written anyway. */
 const KEEP = '1 day';
+/** A deletion waits at most this long for transactions older than its tombstone (a long one of another tool: go on). */
+const OLDER_WAIT_MS = 5000;
 
 /**
  * User deletions across instances. A guarded write (a batch of the request log or the decision log) holds
@@ -31,6 +33,41 @@ export class PostgresDeletedUsers implements DeletedUsersPort {
     });
     await this.pool.query({ name: 'vigil_deleted_users_prune', text: `DELETE FROM deleted_users WHERE deleted_at < now() - interval '${KEEP}'` });
     await withTransaction(this.pool, (client) => client.query('SELECT pg_advisory_xact_lock($1::bigint)', [BARRIER]));
+    await this.#olderTransactionsEnded();
+  }
+
+  /**
+   * Waits (up to OLDER_WAIT_MS) until every transaction of another session of this database that began before the
+   * tombstone was committed has ended. A write that checks the tombstone in its own statement (a payment scoring,
+   * an event) but read before the commit has then committed, and what the deletion removes next includes it;
+   * one that began later sees the tombstone. The database's own clock orders both, so instances' clocks do not
+   * matter. Sessions of other roles show no start time (not waited for: Vigil's sessions share one role).
+   */
+  async #olderTransactionsEnded(): Promise<void> {
+    const { rows } = await this.pool.query<{ t: string }>('SELECT clock_timestamp()::text AS t');
+    const committedBy = rows[0]?.t;
+    const deadline = Date.now() + OLDER_WAIT_MS;
+    for (;;) {
+      const { rows: older } = await this.pool.query<{ n: number }>({
+        name: 'vigil_deleted_users_older',
+        text: `SELECT count(*)::int AS n FROM pg_stat_activity
+               WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start < $1::timestamptz`,
+        values: [committedBy],
+      });
+      if ((older[0]?.n ?? 0) === 0 || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  async find(accountId: string, valueHashes: readonly string[] | null, since: string): Promise<DeletedUser[]> {
+    if (valueHashes?.length === 0) return [];
+    const { rows } = await this.pool.query<{ value_hash: string; deleted_at: string }>({
+      name: 'vigil_deleted_users_find',
+      text: `SELECT value_hash, ${isoSql('deleted_at')} AS deleted_at FROM deleted_users
+             WHERE account_id = $1 AND ($2::text[] IS NULL OR value_hash = ANY($2::text[])) AND deleted_at >= $3`,
+      values: [accountId, valueHashes === null ? null : [...new Set(valueHashes)], isoTimestamp(since)],
+    });
+    return rows.map((r) => ({ accountId, valueHash: r.value_hash, deletedAt: r.deleted_at }));
   }
 
   async guard<T>(accountIds: readonly string[], since: string, work: (deleted: readonly DeletedUser[]) => Promise<T>): Promise<T> {

@@ -21,6 +21,7 @@ import {
   velocityColumns,
 } from '../learning-rows.ts';
 import { bigintCount, isoSql, isoTimestamp } from './values.ts';
+import { UserDeletedError } from '../ports.ts';
 
 const SCORING_COLUMNS =
   `id, account_id, transaction_id, ${isoSql('scored_at')} AS scored_at, ${IDENTITY_COLUMN_LIST}, card_bin, card_last4, location_hash, ` +
@@ -42,6 +43,9 @@ function placeholder(column: (typeof SCORING_INSERT_COLUMNS)[number]): string {
   return cast === undefined ? `$${index}` : `$${index}::${cast}`;
 }
 
+/** The identities a user deletion names (a customer or user id, an email, a phone). */
+const PERSON_FIELDS = ['customer', 'user', 'email', 'phone'] as const satisfies readonly IdentityField[];
+
 const FRAUD_PARAMS = { account: 'account_id', transaction: 'transaction_id', outcome: 'outcome' } as const;
 
 /** The statements whose SQL depends on an identity column, one per column (names from the closed map only). */
@@ -51,11 +55,17 @@ function perIdentity(make: (field: IdentityField, column: string) => { name: str
 
 // Named statements are parsed once per pooled connection.
 const Q = {
+  // Nothing is stored when one of the person's identities was deleted after the scoring was made (a deletion on
+  // another instance while this one scored: deleted-users.ts waits for this statement if it began before).
   insert: {
     name: 'vigil_scorings_insert',
     text: `
       INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
-      VALUES (${SCORING_INSERT_COLUMNS.map(placeholder).join(', ')}, ${outcomeFraudSql((name) => placeholder(FRAUD_PARAMS[name]), 'true', 'false')})
+      SELECT ${SCORING_INSERT_COLUMNS.map(placeholder).join(', ')}, ${outcomeFraudSql((name) => placeholder(FRAUD_PARAMS[name]), 'true', 'false')}
+      WHERE NOT EXISTS (
+        SELECT 1 FROM deleted_users d WHERE d.account_id = $1
+          AND d.value_hash IN (${PERSON_FIELDS.map((f) => `${placeholder(IDENTITY_COLUMNS[f])}::text`).join(', ')})
+          AND d.deleted_at >= ${placeholder('scored_at')})
       RETURNING id`,
   },
   byTransaction: {
@@ -87,7 +97,7 @@ export class PostgresScorings implements ScoringsPort {
     const values = scoringValues(scoring);
     const { rows } = await this.pool.query<{ id: string }>({ ...Q.insert, values: scoringParams(values) });
     const id = rows[0]?.id;
-    if (id === undefined) throw new Error('scoring insert did not return an id');
+    if (id === undefined) throw new UserDeletedError('the scoring\'s customer was deleted after it was scored');
     return storedScoring(values, bigintCount(id));
   }
 

@@ -4,8 +4,10 @@
  * Every key Vigil writes starts with a prefix (default `vigil:`, configurable per RedisCounters so several
  * deployments or test runs can share one Redis). After the prefix, the key families are:
  *
- * - `flood:<account>:<windowStart>`: calls of one account in one fixed flood window (`windowStart` is the window
- *   number, epoch ms / window ms); TTL slightly longer than the window.
+ * - `flood:<account>`: hash of one account's fixed flood window: `w` the window number (epoch ms / window ms), `s`
+ *   its length in seconds, `n` the calls counted in it, `g` the key's generation (set at creation), `c` the window it
+ *   was created in, `f` 1 once a lost earlier generation was handled (src/store/flood-state.ts); TTL the window plus
+ *   FLOOD_KEY_IDLE_SECONDS (an hour) after the last call.
  * - `quota:<account>:<YYYY-MM>`: units of the monthly quota used; TTL QUOTA_TTL_SECONDS, past the month's end.
  * - `vel:<account>:<field>:<hash>:n`: sorted set of the account's live payment scorings whose identity
  *   `field` (customer, user, email, emailDomain, phone, ip, device, card) has the keyed hash `hash`; member

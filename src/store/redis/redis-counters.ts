@@ -1,10 +1,33 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { Counters } from '../ports.ts';
+import type { Counters, FloodCount, FloodHit } from '../ports.ts';
 import { REDIS_PREFIX } from './keys.ts';
 import { closeRedis, lastConnectionError, openRedis } from './connection.ts';
 
 /** INCRBY on a key that exists; nil (no key created) otherwise. */
 const INCR_EXISTING = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false";
+
+/**
+ * One call on an account's flood key (src/store/flood-state.ts floodStep, the same steps): a hash of the key's
+ * generation g, creation window c, window w, its length s, count n and the handled-loss flag f. ARGV: window,
+ * window seconds, limit, TTL ms, the new generation, the generation the caller knew ('' for none).
+ */
+const FLOOD_HIT = `
+local h = redis.call('HMGET', KEYS[1], 'g', 'c', 'w', 's', 'n', 'f')
+local win, secs, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local g, c, w, s, n, f = h[1], tonumber(h[2]), tonumber(h[3]), tonumber(h[4]), tonumber(h[5]), h[6]
+if not g then g = ARGV[5]; c = win; w = win; s = secs; n = 0; f = '0' end
+if s ~= secs then c = -1; w = win; s = secs; n = 0
+elseif win > w then w = win; n = 0 end
+n = n + 1
+if ARGV[6] ~= '' and ARGV[6] ~= g and f ~= '1' then
+  f = '1'
+  if c == w and n <= limit then n = limit + 1 end
+end
+redis.call('HSET', KEYS[1], 'g', g, 'c', c, 'w', w, 's', s, 'n', n, 'f', f)
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {n, g}`;
+
+type FloodClient = { vigilFloodHit(key: string, ...args: Array<string | number>): Promise<[number, string]> };
 
 export interface RedisCountersOptions {
   url: string;
@@ -29,6 +52,18 @@ export class RedisCounters implements Counters {
   constructor(options: RedisCountersOptions) {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
     this.#redis = openRedis(options.url, options.commandTimeoutMs, options.cluster);
+    // EVALSHA, sending the script again only when Redis does not have it (a restart).
+    this.#redis.defineCommand('vigilFloodHit', { numberOfKeys: 1, lua: FLOOD_HIT });
+  }
+
+  async floodHit(key: string, hit: FloodHit): Promise<FloodCount> {
+    for (const [name, value] of [['window', hit.window], ['windowSeconds', hit.windowSeconds], ['limit', hit.limit]] as const) checkInteger(name, value);
+    const reply = await (this.#redis as unknown as FloodClient).vigilFloodHit(
+      this.#prefix + key, hit.window, hit.windowSeconds, hit.limit, ttlMs(hit.ttlSeconds), hit.newGeneration, hit.knownGeneration ?? '',
+    );
+    const [count, generation] = reply;
+    if (typeof count !== 'number' || typeof generation !== 'string') throw new Error('unexpected flood script reply');
+    return { count, generation };
   }
 
   async incr(key: string, by: number, ttlSeconds: number): Promise<number> {

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { UserDeletedError } from '../ports.ts';
 import { AMOUNT_HISTORY_ROWS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
@@ -87,6 +88,8 @@ export class SqliteScorings implements ScoringsPort {
   constructor(
     private readonly db: Database,
     private readonly reader: SnapshotReader,
+    /** Whether one of these keyed hashes of the account was deleted at or after `since` (this process's deletions). */
+    private readonly deletedSince: (accountId: string, hashes: ReadonlyArray<string | null>, since: string) => boolean = () => false,
   ) {
     this.#cached = new StatementCache(db);
   }
@@ -98,6 +101,9 @@ export class SqliteScorings implements ScoringsPort {
 
   insert(scoring: NewScoring): Promise<StoredScoring> {
     return settle(() => {
+      // A scoring made before its customer's deletion and stored after it (the deletion ran meanwhile) is dropped.
+      const { customer, user, email, phone } = scoring.identities;
+      if (this.deletedSince(scoring.accountId, [customer, user, email, phone], scoring.scoredAt)) throw new UserDeletedError('the scoring\'s customer was deleted after it was scored');
       const values = scoringValues(scoring);
       const id = this.statements.insert.get(insertBindings(values));
       if (id === undefined) throw new Error('scoring insert did not return an id');

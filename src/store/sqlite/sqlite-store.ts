@@ -20,6 +20,7 @@ import { settle } from './values.ts';
 import { preparePrivateFile } from './private-file.ts';
 import { LocalStatements, type StatementRunner, WorkerConnection } from './worker-connection.ts';
 import { rekeySqliteCards } from './card-rekey.ts';
+import { InProcessDeletedUsers } from '../memory/deleted-users.ts';
 import type { CardRekey } from '../card-rekey.ts';
 
 /** The decision log's own file beside the database file: `vigil.db` → `vigil-decisions.db`. */
@@ -73,7 +74,8 @@ export class SqliteStore implements Store {
   /** Changes come through this process (or the CLI, seen by the version check every POLICY_REFRESH_MS). */
   readonly policyChanges: PolicyChanges = { listen: () => Promise.resolve() };
   /** One process: a deletion flushes this process's buffers first, and events are written before it runs. */
-  readonly deletedUsers: DeletedUsersPort = { add: () => Promise.resolve(), guard: (_accounts, _since, work) => work([]) };
+  readonly deletedUsers: DeletedUsersPort;
+  readonly #deleted = new InProcessDeletedUsers();
   readonly console: ConsolePort;
   /** The background checkpointer, when `backgroundCheckpoint` is on. */
   readonly checkpointer: WalCheckpointer | undefined;
@@ -132,7 +134,8 @@ export class SqliteStore implements Store {
       const worker = new WorkerReader(options.path, busyTimeoutMs);
       this.#reader = options.historyReads === 'worker' ? worker : new LoadReader(new LocalReader(this.#db), worker);
     }
-    this.scorings = new SqliteScorings(this.#db, this.#reader);
+    this.deletedUsers = this.#deleted;
+    this.scorings = new SqliteScorings(this.#db, this.#reader, (accountId, hashes, since) => this.#deleted.has(accountId, hashes, since));
     this.outcomes = new SqliteOutcomes(this.#db);
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
