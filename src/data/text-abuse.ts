@@ -28,19 +28,19 @@ const alt = (words: readonly string[]): string => `(?:${words.join('|')})`;
 /** Up to n arbitrary words, none of them a negation. */
 const gap = (n: number): string => `(?: (?!${alt(NEGATIONS_EN)} )\\S+){0,${n}}?`;
 
-const NEGATIONS_EN = ['not', 'never', 'no', 't', 'nt', 'cannot', 'nobody', 'nothing', 'without'];
+export const NEGATIONS_EN = ['not', 'never', 'no', 't', 'nt', 'cannot', 'nobody', 'nothing', 'without'];
 
 /** Groups people are attacked for (HateCheck's seven targets and other common ones). */
-const IDENT_EN = [
+export const IDENT_EN = [
   'women', 'woman', 'womn', 'female', 'females', 'girls', 'trans', 'transgender', 'gay', 'gays', 'lesbians?', 'homosexuals?', 'queers?', 'black',
   'blacks', 'disabled', 'cripples', 'muslims?', 'immigrants?', 'migrants?', 'refugees', 'jews?', 'jewish', 'asians?', 'mexicans?', 'arabs?',
   'africans?', 'hindus?', 'christians?', 'catholics?', 'foreigners', 'gypsies', 'latinos?', 'hispanics?', 'whites', 'white', 'immigrant',
 ];
-const VIOLENT_VERB_EN = [
+export const VIOLENT_VERB_EN = [
   'kill', 'murder', 'hurt', 'stab', 'shoot', 'beat', 'strangle', 'choke', 'rape', 'slaughter', 'butcher', 'behead', 'hang', 'lynch', 'burn',
   'torture', 'gut', 'drown', 'slit', 'bash', 'smash', 'exterminate', 'eradicate', 'execute', 'attack', 'punch', 'bury', 'poison', 'gas', 'massacre',
 ];
-const VIOLENT_PP_EN = [
+export const VIOLENT_PP_EN = [
   'killed', 'murdered', 'shot', 'stabbed', 'hanged', 'hung', 'lynched', 'burned', 'burnt', 'gassed', 'exterminated', 'eradicated', 'executed',
   'slaughtered', 'butchered', 'drowned', 'strangled', 'raped', 'tortured', 'beheaded', 'wiped out', 'put down', 'eliminated', 'dead', 'die', 'suffer',
 ];
@@ -49,7 +49,7 @@ const TARGET_EN = [
   'you', 'u', 'ya', 'your', 'ur', 'him', 'her', 'them', 'all', 'every', 'everyone', 'everybody', 'the next', 'those', 'these', 'his', 'their',
   `(?:that|this|the) ${alt(['person', 'people', 'man', 'guy', 'woman', 'girl', 'kid', 'bitch', 'bastard', ...IDENT_EN])}`, ...IDENT_EN,
 ];
-const NEG_PRED_EN = [
+export const NEG_PRED_EN = [
   'scum', 'vermin', 'filth', 'trash', 'garbage', 'dirt', 'rats', 'parasites', 'cockroaches', 'animals', 'savages', 'subhuman', 'pigs', 'apes',
   'disgusting', 'repulsive', 'revolting', 'vile', 'despicable', 'sickening', 'repugnant', 'pathetic', 'worthless', 'inferior', 'filthy',
   'brainless', 'primitive', 'uncivilised', 'uncivilized', 'a plague', 'a cancer', 'a disease', 'a virus', 'a burden', 'lesser beings',
@@ -57,7 +57,7 @@ const NEG_PRED_EN = [
 ];
 
 /** Insults that name a person (nouns), for exclamations. */
-const INSULT_NOUNS_EN = [
+export const INSULT_NOUNS_EN = [
   'idiot', 'moron', 'loser', 'jerk', 'clown', 'liar', 'fool', 'imbecile', 'hypocrite', 'coward', 'creep', 'pervert', 'lunatic', 'psycho', 'scumbag',
   'lowlife', 'dumbass', 'dipshit', 'douchebag', 'douche', 'prick', 'bastard', 'bitch', 'asshole', 'dickhead', 'twat', 'wanker', 'tosser', 'cretin',
   'retard', 'disgrace', 'traitor', 'pig', 'slob', 'freak', 'crook', 'thug', 'degenerate', 'narcissist', 'wacko', 'nutjob', 'halfwit', 'dimwit',

@@ -14,9 +14,11 @@ import { createRequire } from 'node:module';
 import { compileAbuse, type AbuseRules } from '../intel/text/abuse.ts';
 import { normalize } from '../intel/text/normalize.ts';
 import { CombinedPatternMatcher } from '../intel/text/pattern-matcher.ts';
+import { compileSpeller } from '../intel/text/spelling.ts';
 import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
+import { SPELLING_EN } from './text-spelling.ts';
 import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, PATTERNS, REPORTING_EN, SENSES, SLURS_EN } from './text-abuse.ts';
 
 const LANGS = ['en', 'ar', 'de', 'fr', 'es', 'ja', 'zh', 'ru'] as const;
@@ -206,6 +208,7 @@ export function loadTextLexicon(): Lexicon {
   }
   const symbols = new Map<string, LexEntry>(Object.entries(SYMBOLS).map(([s, severity]) => [s, { severity, lang: 'emoji' }]));
   const dataset = englishDataset.build();
+  const whitelist = new Set(WHITELIST.map((w) => normalize(w).text));
   return {
     words: b.words,
     phrases: b.phrases,
@@ -215,7 +218,7 @@ export function loadTextLexicon(): Lexicon {
     cjk: b.cjk,
     maskable,
     symbols,
-    whitelist: new Set(WHITELIST.map((w) => normalize(w).text)),
+    whitelist,
     cjkWhitelist: CJK_WHITELIST.map((w) => normalize(w).text),
     matcher: new CombinedPatternMatcher({
       patterns: dataset.blacklistedTerms.map((t) => t.pattern),
@@ -227,12 +230,13 @@ export function loadTextLexicon(): Lexicon {
     senses: new Map(Object.entries(SENSES).map(([w, ctx]) => [norm(w), new Set(ctx.map(norm))])),
     compoundPrefixes: new Set(COMPOUND_PREFIXES),
     compoundSuffixes: new Set(COMPOUND_SUFFIXES),
+    speller: compileSpeller(SPELLING_EN, (f) => b.words.has(f) || whitelist.has(f)),
     version: textLexiconVersion(),
   };
 }
 
 function textLexiconVersion(): string {
-  return `obscenity@${packageVersion('obscenity')}+cuss@${packageVersion('cuss')}+naughty-words@${packageVersion('naughty-words')}+vigil-2`;
+  return `obscenity@${packageVersion('obscenity')}+cuss@${packageVersion('cuss')}+naughty-words@${packageVersion('naughty-words')}+vigil-3`;
 }
 
 /** The datasets behind the word lists, for `explain=yes`. */

@@ -13,10 +13,10 @@
  * half when the model reads the text as harmless. Text with no listed word, no finding and no model
  * evidence scores about 0 in every script, so one threshold means the same in every language.
  */
-import { excusedTokens, findHits } from './dictionary.ts';
-import { formSpans, predictForms, type FormSpan } from './features.ts';
+import { excusedTokens, findHits, readSpans, readTokens } from './dictionary.ts';
+import { predictForms, type FormSpan } from './features.ts';
 import { normalize } from './normalize.ts';
-import { tokenize, type Token } from './tokens.ts';
+import type { Token } from './tokens.ts';
 import { calibrate } from './train.ts';
 import type { Hit, Lexicon, TextAnalysis, TextModel } from './types.ts';
 
@@ -85,9 +85,9 @@ export function modelApplies(tokens: readonly Token[]): boolean {
 /** Scores one text (already validated: 1 to 10,000 code points). */
 export function analyzeText(engine: TextEngine, text: string): TextAnalysis {
   const norm = normalize(text);
-  const tokens = tokenize(norm.text);
+  const tokens = readTokens(engine.lexicon, norm.text);
   const excused = excusedTokens(engine.lexicon, tokens);
-  const spans = formSpans(norm.text, tokens);
+  const spans = readSpans(engine.lexicon, norm.text, tokens);
   const hits = findHits(engine.lexicon, norm, tokens, excused, spans);
   const dictionary = dictionaryScore(hits);
   const modelScore = engine.model ? modelProbability(engine.model, tokens, excused, spans) : null;

@@ -7,6 +7,7 @@
 import { findAbuse } from './abuse.ts';
 import { formSpans, type FormSpan } from './features.ts';
 import type { Normalized } from './normalize.ts';
+import { respellToken } from './spelling.ts';
 import { spreadTokens, tokenize, type Token } from './tokens.ts';
 import type { AbuseKind, Hit, LexEntry, Lexicon, Severity } from './types.ts';
 
@@ -140,13 +141,28 @@ export function excusedTokens(lex: Lexicon, tokens: readonly Token[]): boolean[]
   return tokens.map((t, i) => !t.cjk && (senses[i] === true || isWhitelisted(lex, t)));
 }
 
+/** True when a word list of the lexicon knows the form (it is never respelt). */
+export function isListed(lex: Lexicon, form: string): boolean {
+  return lex.words.has(form) || lex.whitelist.has(form);
+}
+
+/** The tokens of normalised text, misspelt and run-together abuse words respelt (spelling.ts). */
+export function readTokens(lex: Lexicon, text: string): Token[] {
+  return tokenize(text).map((t) => respellToken(lex.speller, t, (f) => isListed(lex, f)));
+}
+
+/** The word forms of normalised text (features.ts formSpans), spread-out letters respelt too (`i h a t e`). */
+export function readSpans(lex: Lexicon, text: string, tokens: readonly Token[]): FormSpan[] {
+  return formSpans(text, tokens, (t) => respellToken(lex.speller, t, (f) => isListed(lex, f)));
+}
+
 /** Every listed word in `norm`, as spans of the original text, in order, overlaps merged. */
 export function findHits(
   lex: Lexicon,
   norm: Normalized,
-  tokens: readonly Token[] = tokenize(norm.text),
+  tokens: readonly Token[] = readTokens(lex, norm.text),
   excused = excusedTokens(lex, tokens),
-  spans: readonly FormSpan[] = formSpans(norm.text, tokens),
+  spans: readonly FormSpan[] = readSpans(lex, norm.text, tokens),
 ): Hit[] {
   const text = norm.text;
   const found: NormHit[] = [];
@@ -169,7 +185,8 @@ export function findHits(
     }
   });
 
-  for (const t of spreadTokens(text, tokens)) {
+  for (const s of spreadTokens(text, tokens)) {
+    const t = { ...respellToken(lex.speller, s, (f) => isListed(lex, f)), parts: s.parts };
     if (isWhitelisted(lex, t)) continue;
     const e = lookupWord(lex, t);
     if (e) {
