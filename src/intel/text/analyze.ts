@@ -13,6 +13,7 @@
  * half when the model reads the text as harmless. Text with no listed word, no finding and no model
  * evidence scores about 0 in every script, so one threshold means the same in every language.
  */
+import { mentions } from './abuse.ts';
 import { excusedTokens, findHits, readSpans, readTokens } from './dictionary.ts';
 import { predictForms, type FormSpan } from './features.ts';
 import { normalize } from './normalize.ts';
@@ -88,9 +89,12 @@ export function analyzeText(engine: TextEngine, text: string): TextAnalysis {
   const tokens = readTokens(engine.lexicon, norm.text);
   const excused = excusedTokens(engine.lexicon, tokens);
   const spans = readSpans(engine.lexicon, norm.text, tokens);
-  const hits = findHits(engine.lexicon, norm, tokens, excused, spans);
+  // Words mentioned rather than said (condemned quotes, named words) are neither flagged nor shown to the model (abuse.ts mentions).
+  const reported = mentions(engine.lexicon.abuse, norm.text, spans);
+  const hits = findHits(engine.lexicon, norm, tokens, excused, spans, reported);
   const dictionary = dictionaryScore(hits);
-  const modelScore = engine.model ? modelProbability(engine.model, tokens, excused, spans) : null;
+  const unquoted = reported.length === 0 ? excused : tokens.map((t, i) => excused[i] === true || reported.some(([a, b]) => a <= t.from && t.to <= b));
+  const modelScore = engine.model ? modelProbability(engine.model, tokens, unquoted, spans) : null;
   const riskScore = round3(combineRisk(hits, modelScore));
   return {
     riskScore,

@@ -4,7 +4,7 @@
  * Arabic words with glued prefixes, substrings of Han/Kana runs, and obscenity's English patterns
  * (which catch compounds such as `motherfucker`). Whitelisted words are never flagged.
  */
-import { findAbuse } from './abuse.ts';
+import { findAbuse, mentions } from './abuse.ts';
 import { formSpans, type FormSpan } from './features.ts';
 import type { Normalized } from './normalize.ts';
 import { respellToken } from './spelling.ts';
@@ -163,6 +163,7 @@ export function findHits(
   tokens: readonly Token[] = readTokens(lex, norm.text),
   excused = excusedTokens(lex, tokens),
   spans: readonly FormSpan[] = readSpans(lex, norm.text, tokens),
+  mentioned: ReadonlyArray<readonly [number, number]> = mentions(lex.abuse, norm.text, spans),
 ): Hit[] {
   const text = norm.text;
   const found: NormHit[] = [];
@@ -231,7 +232,9 @@ export function findHits(
     }
   }
   for (const a of findAbuse(lex.abuse, text, tokens, spans)) found.push(a);
-  return toOriginal(norm, merge(found));
+  // Mentioned, not said: condemned quotes ("Statements like "women are scum" are hurtful") and named words.
+  const kept = mentioned.length === 0 ? found : found.filter((h) => !mentioned.some(([a, b]) => a <= h.from && h.to <= b));
+  return toOriginal(norm, merge(kept));
 }
 
 /** Index of the first token whose end is past `pos` (tokens are in order). */
