@@ -43,6 +43,18 @@ function lookupWord(lex: Lexicon, t: Token): LexEntry | undefined {
     }
   }
   if (t.raw.includes('*')) return lookupMasked(lex, t.raw);
+  return lookupPlural(lex, t.variants[t.variants.length - 1] ?? t.raw);
+}
+
+const PLURAL = /^[a-z]{4,}s$/;
+
+/** English plurals of strong English swear words (`dipshits`, `twats`; the stem holds one of obscenity's patterns, so `twinkies` and `dongs` stay words): the lists mostly hold the singular. */
+function lookupPlural(lex: Lexicon, form: string): LexEntry | undefined {
+  if (!PLURAL.test(form) || lex.whitelist.has(form)) return undefined;
+  for (const stem of form.endsWith('es') ? [form.slice(0, -1), form.slice(0, -2)] : [form.slice(0, -1)]) {
+    const e = lex.words.get(stem);
+    if (e?.lang === 'en' && e.severity === 'strong' && !lex.whitelist.has(stem) && !lex.senses.has(stem) && lex.matcher.findAll(stem).length > 0) return e;
+  }
   return undefined;
 }
 
