@@ -230,6 +230,18 @@ export const INSULTS: Readonly<Record<string, readonly string[]>> = {
   cjk: ['バカ', 'ばか', '馬鹿', 'アホ', 'あほ', '阿呆', 'クズ', 'くず', 'カス', 'ゴミ', 'ごみ', 'ブス', 'デブ', '豚', 'ブタ', '役立たず', '無能', '間抜け', 'ボケ', '虫けら', 'ウジ虫', '白痴', '笨蛋', '废物', '廢物', '垃圾', '人渣', '蠢货', '蠢猪', '傻瓜', '猪', '狗', '畜生', '败类', '贱人', '混蛋', '王八蛋', '智障', '脑残'],
 };
 
+/** Insults with a common ordinary sense ("the dog", "a waste of time", "a circus clown"): no evidence unless addressed. */
+const ORDINARY_SENSE_EN = new Set([
+  'dog', 'animal', 'animals', 'rat', 'rats', 'pig', 'pigs', 'snake', 'worm', 'waste', 'trash', 'garbage', 'failure', 'nobody', 'pest', 'git', 'suck',
+  'sucks', 'clown', 'clowns', 'freak', 'savage', 'creep', 'fool', 'fools', 'maggot', 'cockroach', 'ugly', 'parasite', 'filth',
+]);
+/**
+ * English insults that are weak evidence even when addressed to no one ("these idiots", "liars
+ * everywhere"): with none of the word lists' words, they add WEAK_WEIGHT (analyze.ts) to riskScore,
+ * once, below the unsafe threshold on their own.
+ */
+export const WEAK_INSULTS_EN: readonly string[] = (INSULTS.en ?? []).filter((w) => !ORDINARY_SENSE_EN.has(w));
+
 /** Words with a common harmless sense, and the words that name that sense in the same text. */
 export const SENSES: Readonly<Record<string, readonly string[]>> = {
   dyke: ['netherlands', 'dutch', 'holland', 'flood', 'floods', 'flooding', 'sea', 'water', 'river', 'rivers', 'polder', 'levee', 'levees', 'dam', 'embankment', 'embankments', 'coast', 'tide', 'marsh', 'marshland', 'beach', 'walls', 'wall', 'van', 'dick', 'offa'],

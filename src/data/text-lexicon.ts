@@ -19,7 +19,7 @@ import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
 import { SPELLING_EN } from './text-spelling.ts';
-import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, NAMING_EN, PATTERNS, QUOTE_FRAME_EN, REPORTING_EN, SENSES, SLURS_EN } from './text-abuse.ts';
+import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, NAMING_EN, PATTERNS, QUOTE_FRAME_EN, REPORTING_EN, SENSES, SLURS_EN, WEAK_INSULTS_EN } from './text-abuse.ts';
 
 const LANGS = ['en', 'ar', 'de', 'fr', 'es', 'ja', 'zh', 'ru'] as const;
 
@@ -170,6 +170,7 @@ function loadAbuseRules(): AbuseRules {
     counterSpeech: [...REPORTING_EN, 'not', 'never', 'no', 't', 'nt', 'cannot', 'nobody'],
     quoteFrame: QUOTE_FRAME_EN,
     naming: NAMING_EN,
+    weakInsults: WEAK_INSULTS_EN.map(norm),
   });
 }
 

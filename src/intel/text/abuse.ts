@@ -34,6 +34,8 @@ export interface AbuseData {
   readonly counterSpeech: readonly string[];
   /** Words outside quotation marks that make what is quoted reported speech (text-abuse.ts QUOTE_FRAME_EN). */
   readonly quoteFrame: readonly string[];
+  /** Insults that are weak evidence even when addressed to no one (text-abuse.ts WEAK_INSULTS_EN). */
+  readonly weakInsults: readonly string[];
   /** Naming a word after a negated or questioned `call` (text-abuse.ts NAMING_EN). */
   readonly naming: { readonly verbs: readonly string[]; readonly objects: readonly string[]; readonly negators: readonly string[] };
   readonly groupHostility: { readonly lang: string; readonly groups: readonly string[]; readonly hostile: readonly string[]; readonly negations: readonly string[] };
@@ -54,6 +56,7 @@ export interface AbuseRules {
   readonly arabicPrefixes: readonly string[];
   readonly counterSpeech: ReadonlySet<string>;
   readonly quoteFrame: ReadonlySet<string>;
+  readonly weakInsults: ReadonlySet<string>;
   readonly naming: { readonly verbs: ReadonlySet<string>; readonly objects: ReadonlySet<string>; readonly negators: ReadonlySet<string> };
   readonly hostility: { readonly lang: string; readonly groups: RegExp; readonly hostile: RegExp; readonly negations: RegExp };
 }
@@ -99,6 +102,7 @@ export function compileAbuse(data: AbuseData): AbuseRules {
     arabicPrefixes: data.arabicPrefixes,
     counterSpeech: new Set(data.counterSpeech),
     quoteFrame: new Set(data.quoteFrame),
+    weakInsults: new Set(data.weakInsults),
     naming: { verbs: new Set(data.naming.verbs), objects: new Set(data.naming.objects), negators: new Set(data.naming.negators) },
     hostility: {
       lang: data.groupHostility.lang,
