@@ -18,6 +18,7 @@ import { compileSpeller } from '../intel/text/spelling.ts';
 import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
+import { CUSS_EVERYDAY } from './text-spelling-ordinary.ts';
 import { SPELLING_EN } from './text-spelling.ts';
 import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, NAMING_EN, PATTERNS, QUOTE_FRAME_EN, REPORTING_EN, SENSES, SLURS_EN, WEAK_INSULTS_EN } from './text-abuse.ts';
 
@@ -177,8 +178,17 @@ function loadAbuseRules(): AbuseRules {
 /** Builds the lexicon (a few milliseconds; call once at start). */
 export function loadTextLexicon(): Lexicon {
   const b: Builder = { words: new Map(), phrases: new Map(), cjk: new Map() };
+  const dataset = englishDataset.build();
+  const matcher = new CombinedPatternMatcher({
+    patterns: dataset.blacklistedTerms.map((t) => t.pattern),
+    whitelist: dataset.whitelistedTerms ?? [],
+    blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
+    whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
+  });
+  const everyday = new Set(CUSS_EVERYDAY);
   for (const [word, rating] of Object.entries(cuss)) {
-    if (rating >= 1) add(b, word, { severity: rating >= 2 ? 'strong' : 'mild', lang: 'en' });
+    // cuss rates 2 many everyday words (`dope`, `chug`, `yanks`, `chunky`, `welfare`): those are mild (CUSS_EVERYDAY).
+    if (rating >= 1) add(b, word, { severity: rating >= 2 && !everyday.has(word) ? 'strong' : 'mild', lang: 'en' });
   }
   for (const lang of LANGS) {
     for (const w of loadNaughty(lang)) {
@@ -210,7 +220,6 @@ export function loadTextLexicon(): Lexicon {
     maskable.set(n, [...(maskable.get(n) ?? []), w]);
   }
   const symbols = new Map<string, LexEntry>(Object.entries(SYMBOLS).map(([s, severity]) => [s, { severity, lang: 'emoji' }]));
-  const dataset = englishDataset.build();
   const whitelist = new Set(WHITELIST.map((w) => normalize(w).text));
   return {
     words: b.words,
@@ -223,12 +232,7 @@ export function loadTextLexicon(): Lexicon {
     symbols,
     whitelist,
     cjkWhitelist: CJK_WHITELIST.map((w) => normalize(w).text),
-    matcher: new CombinedPatternMatcher({
-      patterns: dataset.blacklistedTerms.map((t) => t.pattern),
-      whitelist: dataset.whitelistedTerms ?? [],
-      blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
-      whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
-    }),
+    matcher,
     abuse: loadAbuseRules(),
     senses: new Map(Object.entries(SENSES).map(([w, ctx]) => [norm(w), new Set(ctx.map(norm))])),
     compoundPrefixes: new Set(COMPOUND_PREFIXES),

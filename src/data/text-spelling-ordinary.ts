@@ -14,3 +14,15 @@ export const ORDINARY: readonly string[] = [
   'therapists', 'tortue', 'tortur', 'toser', 'tran', 'transi', 'transis', 'transmigrant', 'tras', 'treat', 'urape', 'verin', 'viel', 'violenta',
   'violet', 'voilent', 'volent', 'wacks', 'wanke', 'weevil', 'weird', 'whit', 'whits', 'wroth',
 ];
+
+/** cuss words rated 2 that are everyday English words (american-english, british-english) without an obscenity pattern inside. */
+export const CUSS_EVERYDAY: readonly string[] = [
+  'barf', 'beanbag', 'beanbags', 'boner', 'bong', 'booty', 'bugger', 'bung', 'chug', 'chugs', 'chunky', 'cockfight', 'cocky', 'coon', 'coons', 'crap',
+  'crappy', 'diddle', 'dink', 'dipstick', 'dix', 'dope', 'dumb', 'faeces', 'fatah', 'flange', 'gables', 'geez', 'geezer', 'goddamn', 'goddamned',
+  'gook', 'gooks', 'gyp', 'gypped', 'gypsies', 'gypsy', 'hillbillies', 'hillbilly', 'ho', 'hobo', 'hoes', 'hooters', 'horniest', 'idiot', 'jackass',
+  'jeez', 'jig', 'jigger', 'jiggers', 'jigs', 'kumquat', 'limy', 'looser', 'loser', 'masturbating', 'milf', 'moron', 'muff', 'niggle', 'niggled',
+  'niggles', 'niggling', 'nip', 'piker', 'pimp', 'pimped', 'pollock', 'poop', 'pooping', 'puke', 'puss', 'quickie', 'redneck', 'rednecks', 'reefer',
+  'rimming', 'scallywag', 'sexed', 'sexing', 'sexpot', 'shagging', 'shat', 'slave', 'smut', 'sodomy', 'sooty', 'spit', 'spunk', 'spunky', 'stringer',
+  'stupid', 'sucker', 'tang', 'tinker', 'tinkers', 'transvestite', 'vomit', 'weenie', 'welfare', 'wetback', 'wetbacks', 'whacker', 'whiz', 'willie',
+  'wuss', 'yank', 'yanks',
+];

@@ -50,3 +50,13 @@ export const SPELLING_PARTNERS_EN: readonly string[] = [...new Set([
 export const SPELLING_SHORT_DROP_EN: readonly string[] = expand(IDENT_EN).filter((w) => w.length === 5);
 
 export const SPELLING_EN: SpellingData = { keys: SPELLING_KEYS_EN, shortDrop: SPELLING_SHORT_DROP_EN, partners: SPELLING_PARTNERS_EN, ordinary: ORDINARY };
+
+/**
+ * cuss words rated 2 (strong) that are also everyday English dictionary words with no obscenity
+ * pattern inside (`dope`, `chug`, `yanks`, `chunky`, `welfare`, `kumquat`) are demoted to mild
+ * (the generated CUSS_EVERYDAY); except these, which are slurs whatever the dictionary says.
+ */
+export const CUSS_STRONG_ANYWAY: readonly string[] = [
+  'coolie', 'coolies', 'gringo', 'gringos', 'hebe', 'mulatto', 'squaw', 'shylock', 'redskin', 'redskins', 'moslem', 'kkk', 'klansman', 'bunghole',
+  'whorehouse', 'pussies', 'hussy', 'pansy', 'pansies', 'sissy', 'twink',
+];

@@ -220,3 +220,16 @@ describe('negation and counter-speech', () => {
     }
   });
 });
+
+describe('weak evidence', () => {
+  it('an insult addressed to no one raises riskScore a little, never to unsafe', () => {
+    const a = analyzeText(engine, 'so many liars on this forum');
+    assert.ok(a.riskScore >= 0.15 && a.isSafe, String(a.riskScore));
+    assert.deepEqual(a.badWords, []);
+    const b = analyzeText(dictOnly, 'liars and hypocrites, all of them');
+    assert.equal(b.riskScore, 0.15, 'once per text');
+  });
+  it('an insult word with an ordinary sense adds nothing', () => {
+    for (const t of ['I walked the dog', 'What a waste of time', 'The circus clown was funny']) assert.ok(analyzeText(engine, t).riskScore < 0.05, t);
+  });
+});

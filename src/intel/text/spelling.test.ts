@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ORDINARY } from '../../data/text-spelling-ordinary.ts';
+import { CUSS_EVERYDAY, ORDINARY } from '../../data/text-spelling-ordinary.ts';
 import { SPELLING_EN } from '../../data/text-spelling.ts';
 import { loadTextLexicon } from '../../data/text-lexicon.ts';
 import { loadTextModel } from '../../data/text-model.ts';
-import { dictionaryWords, DICTIONARIES, ordinaryWords } from '../../../scripts/text-spelling.ts';
+import { cussEveryday, dictionaryWords, DICTIONARIES, ordinaryWords } from '../../../scripts/text-spelling.ts';
 import { analyzeText } from './analyze.ts';
 import { compileSpeller, respellForm, typosOf } from './spelling.ts';
 
@@ -46,6 +46,17 @@ describe('respellForm', () => {
   });
 });
 
+describe('everyday words that cuss rates strong', () => {
+  it('are mild: alone they are safe', () => {
+    for (const t of ['pretty dope game', "Let's go Yanks", 'chug this bottle', 'feeling chunky today', 'the welfare state']) {
+      assert.equal(analyzeText(engine, t).isSafe, true, t);
+    }
+  });
+  it('slurs stay strong', () => {
+    for (const t of ['a filthy squaw', 'dirty kike', 'you wop']) assert.equal(analyzeText(engine, t).isSafe, false, t);
+  });
+});
+
 describe('misspelt abuse through analyzeText', () => {
   it('flags typos and run-together words of abuse', () => {
     for (const t of ['I haet women.', 'You immigrants make me sikc.', 'Ihate gay people', 'These womendisgust me so much.', 'you are so stpuid', 'what a bicth']) {
@@ -66,5 +77,8 @@ describe('the ordinary-word list', { skip: DICTIONARIES.every((d) => existsSync(
   it('is current for the keys and partners (npm run text:spelling)', () => {
     assert.deepEqual([...ORDINARY], ordinaryWords(dictionaryWords(DICT)));
     assert.equal(SPELLING_EN.ordinary, ORDINARY);
+  });
+  it('the everyday cuss words are current (npm run text:spelling)', () => {
+    assert.deepEqual([...CUSS_EVERYDAY], cussEveryday(dictionaryWords(DICT, ['american-english', 'british-english'])));
   });
 });
