@@ -208,6 +208,7 @@ function cjkFindings(rules: AbuseRules, text: string, t: Token, out: AbuseHit[])
   }
 }
 
+/** The marks of QUOTE, one by one. */
 const QUOTE_MARKS = new Set(['"', '\u201c', '\u201d', '\u00ab', '\u00bb', '\u201e']);
 
 /**
@@ -217,6 +218,7 @@ const QUOTE_MARKS = new Set(['"', '\u201c', '\u201d', '\u00ab', '\u00bb', '\u201
  */
 export function reportedQuotes(rules: AbuseRules, text: string, spans: readonly FormSpan[]): Array<[number, number]> {
   const quoted: Array<[number, number]> = [];
+  if (!QUOTE.test(text)) return quoted;
   let open = -1;
   for (let i = 0; i < text.length; i++) {
     if (!QUOTE_MARKS.has(text[i] ?? '')) continue;

@@ -50,7 +50,7 @@ const PLURAL = /^[a-z]{4,}s$/;
 
 /** English plurals of strong English swear words (`dipshits`, `twats`; the stem holds one of obscenity's patterns, so `twinkies` and `dongs` stay words): the lists mostly hold the singular. */
 function lookupPlural(lex: Lexicon, form: string): LexEntry | undefined {
-  if (!PLURAL.test(form) || lex.whitelist.has(form)) return undefined;
+  if (form.charCodeAt(form.length - 1) !== 115 || !PLURAL.test(form) || lex.whitelist.has(form)) return undefined;
   for (const stem of form.endsWith('es') ? [form.slice(0, -1), form.slice(0, -2)] : [form.slice(0, -1)]) {
     const e = lex.words.get(stem);
     if (e?.lang === 'en' && e.severity === 'strong' && !lex.whitelist.has(stem) && !lex.senses.has(stem) && lex.matcher.findAll(stem).length > 0) return e;
@@ -160,7 +160,8 @@ export function isListed(lex: Lexicon, form: string): boolean {
 
 /** The tokens of normalised text, misspelt and run-together abuse words respelt (spelling.ts). */
 export function readTokens(lex: Lexicon, text: string): Token[] {
-  return tokenize(text).map((t) => respellToken(lex.speller, t, (f) => isListed(lex, f)));
+  const isWord = (f: string): boolean => isListed(lex, f);
+  return tokenize(text).map((t) => respellToken(lex.speller, t, isWord));
 }
 
 /** The word forms of normalised text (features.ts formSpans), spread-out letters respelt too (`i h a t e`). */

@@ -35,7 +35,12 @@ export interface Speller {
   readonly keys: ReadonlySet<string>;
   readonly partners: ReadonlySet<string>;
   readonly ordinary: ReadonlySet<string>;
+  /** Forms already read (most texts repeat their words): form → what it reads as. */
+  readonly cache: Map<string, string>;
 }
+
+/** Entries kept in Speller.cache before it is emptied (bounds memory on unusual traffic). */
+const CACHE_MAX = 50_000;
 
 const AZ = /^[a-z]+$/;
 /** Shortest key found inside a run-together word. */
@@ -78,7 +83,7 @@ export function compileSpeller(data: SpellingData, isWord: (form: string) => boo
     }
   }
   for (const t of ambiguous) fixes.delete(t);
-  return { fixes, keys, partners, ordinary };
+  return { fixes, keys, partners, ordinary, cache: new Map() };
 }
 
 /** The two words of a run-together form (`ihate` → `i hate`), or null. */
@@ -96,7 +101,17 @@ export function splitRunTogether(sp: Speller, form: string): string | null {
 
 /** What a word form reads as: itself, its key (`haet` → `hate`) or its two words (`ihate` → `i hate`). */
 export function respellForm(sp: Speller, form: string, isWord: (form: string) => boolean): string {
-  if (!AZ.test(form) || sp.keys.has(form) || sp.partners.has(form)) return form;
+  if (form.length < 4 || sp.keys.has(form) || sp.partners.has(form)) return form;
+  const cached = sp.cache.get(form);
+  if (cached !== undefined) return cached;
+  const out = readForm(sp, form, isWord);
+  if (sp.cache.size >= CACHE_MAX) sp.cache.clear();
+  sp.cache.set(form, out);
+  return out;
+}
+
+function readForm(sp: Speller, form: string, isWord: (form: string) => boolean): string {
+  if (!AZ.test(form)) return form;
   const fix = sp.fixes.get(form);
   if (fix !== undefined) return fix;
   if (isWord(form)) return form;
