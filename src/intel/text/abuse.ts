@@ -247,7 +247,7 @@ export function namedWords(rules: AbuseRules, text: string, spans: readonly Form
     if (!n.verbs.has(spans[j]?.form ?? '')) continue;
     starts ??= sentenceStarts(text, spans);
     let negated = false;
-    for (let k = starts[j] ?? 0; k < j && !negated; k++) negated = n.negators.has(spans[k]?.form ?? '');
+    for (let k = Math.max(starts[j] ?? 0, j - NAMING_WINDOW); k < j && !negated; k++) negated = n.negators.has(spans[k]?.form ?? '');
     if (!negated) continue;
     let k = j + 1;
     while (k < spans.length && k <= j + 3 && n.objects.has(spans[k]?.form ?? '')) k++;
@@ -262,6 +262,9 @@ export function namedWords(rules: AbuseRules, text: string, spans: readonly Form
 export function mentions(rules: AbuseRules, text: string, spans: readonly FormSpan[]): Array<[number, number]> {
   return [...reportedQuotes(rules, text, spans), ...namedWords(rules, text, spans)];
 }
+
+/** Words before `call` in its sentence where a negation or question counts (bounds the work on long sentences). */
+const NAMING_WINDOW = 12;
 
 /** Every abuse finding in normalised `text` with its tokens. */
 export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Token[], spans: readonly FormSpan[] = formSpans(text, tokens)): AbuseHit[] {

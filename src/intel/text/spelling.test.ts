@@ -40,6 +40,12 @@ describe('respellForm', () => {
       assert.equal(respellForm(sp, w, isWord), w, w);
     }
   });
+  it('does not try to split a very long run of letters', () => {
+    const long = `${'a'.repeat(9_990)}hate`;
+    const t0 = performance.now();
+    assert.equal(respellForm(sp, long, isWord), long);
+    assert.ok(performance.now() - t0 < 50, 'bounded work');
+  });
   it('drops a typo that two abuse words share', () => {
     const s = compileSpeller({ keys: ['abcde', 'abdce'], shortDrop: [], partners: [], ordinary: [] }, () => false);
     assert.equal(s.fixes.has('abdce'), false);

@@ -45,8 +45,9 @@ const CACHE_MAX = 50_000;
 const AZ = /^[a-z]+$/;
 /** Shortest key found inside a run-together word. */
 const MIN_SPLIT_KEY = 4;
-/** Shortest run-together word looked at. */
+/** Shortest and longest run-together word looked at (the longest bounds the work on a 10,000-letter "word"). */
 const MIN_SPLIT = 5;
+const MAX_SPLIT = 30;
 
 /**
  * One typo of `word`, the first letter kept: adjacent letters swapped (4+ letters), one letter
@@ -88,7 +89,7 @@ export function compileSpeller(data: SpellingData, isWord: (form: string) => boo
 
 /** The two words of a run-together form (`ihate` → `i hate`), or null. */
 export function splitRunTogether(sp: Speller, form: string): string | null {
-  if (form.length < MIN_SPLIT || sp.ordinary.has(form)) return null;
+  if (form.length < MIN_SPLIT || form.length > MAX_SPLIT || sp.ordinary.has(form)) return null;
   for (let i = 1; i < form.length; i++) {
     const a = form.slice(0, i);
     const b = form.slice(i);
