@@ -242,6 +242,9 @@ const ORDINARY_SENSE_EN = new Set([
  */
 export const WEAK_INSULTS_EN: readonly string[] = (INSULTS.en ?? []).filter((w) => !ORDINARY_SENSE_EN.has(w));
 
+/** French words that English does not use: a text with one is French for `retard` (a delay). */
+const FRENCH_CONTEXT = ['le', 'du', 'des', 'les', 'est', 'sont', 'pour', 'avec', 'sans', 'une', 'nous', 'vous', 'je', 'suis', 'au', 'aux', 'mon', 'mes', 'votre', 'notre', 'en', 'de', 'avons', 'avez', 'ont', 'tres'];
+
 /** Words with a common harmless sense, and the words that name that sense in the same text. */
 export const SENSES: Readonly<Record<string, readonly string[]>> = {
   dyke: ['netherlands', 'dutch', 'holland', 'flood', 'floods', 'flooding', 'sea', 'water', 'river', 'rivers', 'polder', 'levee', 'levees', 'dam', 'embankment', 'embankments', 'coast', 'tide', 'marsh', 'marshland', 'beach', 'walls', 'wall', 'van', 'dick', 'offa'],
@@ -260,6 +263,9 @@ export const SENSES: Readonly<Record<string, readonly string[]>> = {
   hoe: ['garden', 'rake', 'soil', 'weeds', 'weeding', 'spade', 'shed'],
   screw: ['screwdriver', 'bolt', 'bolts', 'nut', 'nuts', 'drill', 'thread', 'loose', 'tighten'],
   cum: ['laude', 'magna', 'summa'],
+  // French `retard` is a delay ("le retard de livraison"): named by French function words.
+  retard: FRENCH_CONTEXT,
+  retards: FRENCH_CONTEXT,
 };
 
 /** A pattern inside a longer word counts when what precedes it is one of these (or nothing)... */

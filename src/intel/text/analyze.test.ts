@@ -214,6 +214,10 @@ describe('negation and counter-speech', () => {
   ];
   for (const text of HATE) it(`flags: ${text}`, () => assert.equal(analyzeText(engine, text).isSafe, false, text));
   for (const text of SAFE) it(`keeps safe: ${text}`, () => assert.equal(analyzeText(engine, text).isSafe, true, text));
+  it('French retard is a delay', () => {
+    for (const t of ['Je suis désolé pour le retard de livraison', 'Le train a du retard']) assert.equal(analyzeText(engine, t).isSafe, true, t);
+    assert.equal(analyzeText(engine, 'what a retard lol').isSafe, false);
+  });
   it('quotes and reporting alone hide nothing', () => {
     for (const text of ['you are a "bitch"', '"kill yourself" lol', 'she said "fuck off" to me', "Don't call me a bitch, you bitch"]) {
       assert.equal(analyzeText(engine, text).isSafe, false, text);
