@@ -252,7 +252,7 @@ export function textLexiconDatasets(): DatasetInfo[] {
     { name: 'obscenity English preset', version: packageVersion('obscenity'), source: 'npm obscenity', license: 'MIT' },
     { name: 'cuss (English profanity ratings)', version: packageVersion('cuss'), source: 'npm cuss', license: 'MIT' },
     { name: 'List of Dirty, Naughty, Obscene and Otherwise Bad Words', version: packageVersion('naughty-words'), source: 'npm naughty-words', license: 'CC-BY-4.0' },
-    { name: 'Vigil curated profanity lists', version: '2', source: 'src/data/text-lexicon.ts', license: 'MIT' },
+    { name: 'Vigil curated profanity lists', version: '3', source: 'src/data/text-lexicon.ts, text-abuse.ts, text-spelling.ts', license: 'MIT' },
     { name: 'Vigil abuse patterns (threats, self-harm, hate, addressed insults; whole-word and harmless-sense rules)', version: '1', source: 'src/data/text-abuse.ts', license: 'MIT' },
   ];
 }
