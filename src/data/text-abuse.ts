@@ -28,19 +28,29 @@ const alt = (words: readonly string[]): string => `(?:${words.join('|')})`;
 /** Up to n arbitrary words, none of them a negation. */
 const gap = (n: number): string => `(?: (?!${alt(NEGATIONS_EN)} )\\S+){0,${n}}?`;
 
-const NEGATIONS_EN = ['not', 'never', 'no', 't', 'nt', 'cannot', 'nobody', 'nothing', 'without'];
+export const NEGATIONS_EN = ['not', 'never', 'no', 't', 'nt', 'cannot', 'nobody', 'nothing', 'without'];
 
 /** Groups people are attacked for (HateCheck's seven targets and other common ones). */
-const IDENT_EN = [
+export const IDENT_EN = [
   'women', 'woman', 'womn', 'female', 'females', 'girls', 'trans', 'transgender', 'gay', 'gays', 'lesbians?', 'homosexuals?', 'queers?', 'black',
   'blacks', 'disabled', 'cripples', 'muslims?', 'immigrants?', 'migrants?', 'refugees', 'jews?', 'jewish', 'asians?', 'mexicans?', 'arabs?',
   'africans?', 'hindus?', 'christians?', 'catholics?', 'foreigners', 'gypsies', 'latinos?', 'hispanics?', 'whites', 'white', 'immigrant',
 ];
-const VIOLENT_VERB_EN = [
+/** Groups as noun phrases (`gay people`, not `gay`), for rules that must not read "black coffee" as a group. */
+const GROUP_NOUNS_EN: readonly string[] = [
+    'women', 'woman', 'womn', 'womens?', 'females?', 'trans (?:people|persons?|women|men)', 'transgenders?', 'gay (?:people|persons?|men)', 'gays',
+    'lesbians?', 'homosexuals?', 'black (?:people|persons?|folks?|men|women)', 'blacks', 'disabled (?:people|persons?)', 'the disabled', 'muslims?',
+    'immigrants?', 'migrants?', 'refugees?', 'jews', 'jewish people', 'asians', 'mexicans', 'arabs', 'foreigners', 'gypsies',
+];
+/** After a group word: not a modifier of another noun ("the refugee agency", "women's football"). */
+const NOT_MODIFIER = `(?! ${alt(['s', 'agency', 'agencies', 'camps?', 'crisis', 'polic(?:y|ies)', 'rights', 'laws?', 'numbers', 'figures', 'data', 'statistics', 'organi[sz]ations?', 'groups?', 'charit(?:y|ies)', 'services?', 'centres?', 'centers?', 'football', 'team', 'teams', 'league', 'sports?', 'history', 'studies', 'shelter', 'shelters', 'drivers', 'doctors?'])}(?= |$))`;
+/** A group, or the lives of one ("immigrant lives"), as one regular-expression alternative. */
+const GROUP_NP_EN = `(?:${[...GROUP_NOUNS_EN, `${alt(IDENT_EN)} (?:lives|life)`].join('|')})`;
+export const VIOLENT_VERB_EN = [
   'kill', 'murder', 'hurt', 'stab', 'shoot', 'beat', 'strangle', 'choke', 'rape', 'slaughter', 'butcher', 'behead', 'hang', 'lynch', 'burn',
   'torture', 'gut', 'drown', 'slit', 'bash', 'smash', 'exterminate', 'eradicate', 'execute', 'attack', 'punch', 'bury', 'poison', 'gas', 'massacre',
 ];
-const VIOLENT_PP_EN = [
+export const VIOLENT_PP_EN = [
   'killed', 'murdered', 'shot', 'stabbed', 'hanged', 'hung', 'lynched', 'burned', 'burnt', 'gassed', 'exterminated', 'eradicated', 'executed',
   'slaughtered', 'butchered', 'drowned', 'strangled', 'raped', 'tortured', 'beheaded', 'wiped out', 'put down', 'eliminated', 'dead', 'die', 'suffer',
 ];
@@ -49,15 +59,23 @@ const TARGET_EN = [
   'you', 'u', 'ya', 'your', 'ur', 'him', 'her', 'them', 'all', 'every', 'everyone', 'everybody', 'the next', 'those', 'these', 'his', 'their',
   `(?:that|this|the) ${alt(['person', 'people', 'man', 'guy', 'woman', 'girl', 'kid', 'bitch', 'bastard', ...IDENT_EN])}`, ...IDENT_EN,
 ];
-const NEG_PRED_EN = [
+export const NEG_PRED_EN = [
   'scum', 'vermin', 'filth', 'trash', 'garbage', 'dirt', 'rats', 'parasites', 'cockroaches', 'animals', 'savages', 'subhuman', 'pigs', 'apes',
   'disgusting', 'repulsive', 'revolting', 'vile', 'despicable', 'sickening', 'repugnant', 'pathetic', 'worthless', 'inferior', 'filthy',
   'brainless', 'primitive', 'uncivilised', 'uncivilized', 'a plague', 'a cancer', 'a disease', 'a virus', 'a burden', 'lesser beings',
   'the worst', 'the absolute worst', 'dishonest', 'stupid', 'dumb', 'evil', 'useless', 'a waste', 'pests', 'nothing but',
 ];
 
+/** Praise that, negated and said of a group, denies its worth ("women are never intelligent", "immigrant lives do not matter"). */
+const NEGATED_PRAISE_EN = [
+  'attractive', 'intelligent', 'smart', 'clever', 'capable', 'competent', 'trustworthy', 'honest', 'decent', 'good people', 'humans?', 'worthy',
+  'worth (?!(?:any |a bit |much )?less)\\S+', 'valuable', 'important', '(?:our |my )?equals?(?! (?:under|in|before|rights|pay|treatment|opportunit\\S*))',
+  'welcome', 'civilised', 'civilized', 'matter(?! to)', 'deserve (?:to live|rights|respect|to exist|life)', 'allowed to (?:live|exist)',
+  'belong (?:on|in) (?:this|the|our) (?:earth|planet|world|country|society)', 'belong here',
+];
+
 /** Insults that name a person (nouns), for exclamations. */
-const INSULT_NOUNS_EN = [
+export const INSULT_NOUNS_EN = [
   'idiot', 'moron', 'loser', 'jerk', 'clown', 'liar', 'fool', 'imbecile', 'hypocrite', 'coward', 'creep', 'pervert', 'lunatic', 'psycho', 'scumbag',
   'lowlife', 'dumbass', 'dipshit', 'douchebag', 'douche', 'prick', 'bastard', 'bitch', 'asshole', 'dickhead', 'twat', 'wanker', 'tosser', 'cretin',
   'retard', 'disgrace', 'traitor', 'pig', 'slob', 'freak', 'crook', 'thug', 'degenerate', 'narcissist', 'wacko', 'nutjob', 'halfwit', 'dimwit',
@@ -89,6 +107,17 @@ export const PATTERNS: readonly AbusePattern[] = [
     `${alt(['i', 'we'])}${gap(2)} ${alt(['hate', 'despise', 'detest', 'loathe', 'abhor', 'can t stand', 'cannot stand', 'disgusted by', 'sick of', 'contempt for', 'hatred for', 'hatred of', 'hatred towards'])}${gap(3)} ${alt(IDENT_EN)}`,
     `${alt(IDENT_EN)}(?: people| person)?(?: like ${alt(['you', 'them'])})?${gap(1)} ${alt(['are', 'is', 're'])}${gap(3)} ${alt(NEG_PRED_EN)}`,
     `you ${alt(IDENT_EN)}${gap(2)} ${alt(['make me sick', 'disgust me', 'are all', 'are nothing'])}`,
+  ].map((source): AbusePattern => ({ lang: 'en', kind: 'hate', source })),
+  // Negated praise of a group (HateCheck's negate_pos_h; scope: the negation must sit between the group and the praise,
+  // so "women are not stupid", "I don't hate women" and "no woman deserves to die" stay safe).
+  ...[
+    `${GROUP_NP_EN}(?: like ${alt(['you', 'them', 'that'])})? ${alt(['are', 'is', 're', 'can', 'could', 'will', 'would', 'should', 'do', 'does', 'must'])}(?: ${alt(['just', 'simply', 'really', 'clearly', 'obviously'])})? ${alt(['not', 'never', 'nt', 'no longer'])}(?: ${alt(['any', 'ever', 'be', 'as', 'our', 'at all', 'really', 'truly', 'that', 'even', 'very', 'fully', 'real'])})* ${alt(NEGATED_PRAISE_EN)}`,
+    `${GROUP_NP_EN} ${alt(['have', 'has'])} no ${alt(['value', 'worth', 'place (?:in|on) (?:this|the|our) \\S+', 'right to (?:live|exist|be alive|be here|breathe)', 'business (?:being|living) \\S+'])}`,
+    `no ${GROUP_NP_EN} ${alt(['can', 'could', 'will', 'should', 'is', 'deserves to'])}(?: ever)? (?:be )?(?:a |an |as )?${alt(['valuable', 'good', 'decent', 'useful', 'productive', 'trusted', 'trustworthy', 'equal', 'intelligent', 'smart', 'human', 'live', 'exist'])}`,
+    `${alt(['no', 'zero', 'not any', 'never any', 'never'])} ${alt(['compassion', 'respect', 'sympathy', 'empathy', 'pity', 'mercy', 'tolerance', 'place', 'space', 'room'])}(?: (?!${alt(['for', 'towards?', 'to'])} )\\S+){0,4}? ${alt(['for', 'towards?'])}(?: ${alt(['any', 'all', 'the', 'these', 'those', 'a', 'an', 'you'])})? ${GROUP_NP_EN}`,
+    `${alt(['rights', 'laws', 'protections'])} ${alt(['should', 'must', 'shall', 'do', 'does'])} ${alt(['not', 'never', 'nt'])} ${alt(['apply', 'extend', 'be given'])} to ${GROUP_NP_EN}`,
+    `${alt(['must', 'should', 'shall', 'will', 'cannot', 'can', 'do'])} ${alt(['not', 'never', 'nt'])} ${alt(['let', 'allow'])}(?: ${alt(['any', 'a', 'an', 'the', 'these', 'those', 'more'])})? ${GROUP_NP_EN} ${alt(['live', 'exist', 'survive', 'breathe', 'stay alive', 'to live', 'to exist'])}`,
+    `i(?: ${alt(['just', 'really', 'simply'])})? ${alt(['don t', 'dont', 'do not', 'never', 'can t', 'cannot', 'won t', 'will never', 'could never'])} ${alt(['respect', 'trust', 'like', 'tolerate', 'value', 'accept'])}(?: ${alt(['any', 'the', 'these', 'those', 'all'])})? ${GROUP_NP_EN}${NOT_MODIFIER}`,
   ].map((source): AbusePattern => ({ lang: 'en', kind: 'hate', source })),
   ...[
     `${alt(['you', 'u'])}${gap(1)} ${alt(['are', 're', 'r'])}${gap(3)} ${alt(['a waste of (?:space|oxygen|air|skin)', 'subhuman', 'vermin', 'a parasite', 'a cockroach', 'a maggot'])}`,
@@ -201,6 +230,21 @@ export const INSULTS: Readonly<Record<string, readonly string[]>> = {
   cjk: ['バカ', 'ばか', '馬鹿', 'アホ', 'あほ', '阿呆', 'クズ', 'くず', 'カス', 'ゴミ', 'ごみ', 'ブス', 'デブ', '豚', 'ブタ', '役立たず', '無能', '間抜け', 'ボケ', '虫けら', 'ウジ虫', '白痴', '笨蛋', '废物', '廢物', '垃圾', '人渣', '蠢货', '蠢猪', '傻瓜', '猪', '狗', '畜生', '败类', '贱人', '混蛋', '王八蛋', '智障', '脑残'],
 };
 
+/** Insults with a common ordinary sense ("the dog", "a waste of time", "a circus clown"): no evidence unless addressed. */
+const ORDINARY_SENSE_EN = new Set([
+  'dog', 'animal', 'animals', 'rat', 'rats', 'pig', 'pigs', 'snake', 'worm', 'waste', 'trash', 'garbage', 'failure', 'nobody', 'pest', 'git', 'suck',
+  'sucks', 'clown', 'clowns', 'freak', 'savage', 'creep', 'fool', 'fools', 'maggot', 'cockroach', 'ugly', 'parasite', 'filth',
+]);
+/**
+ * English insults that are weak evidence even when addressed to no one ("these idiots", "liars
+ * everywhere"): with none of the word lists' words, they add WEAK_WEIGHT (analyze.ts) to riskScore,
+ * once, below the unsafe threshold on their own.
+ */
+export const WEAK_INSULTS_EN: readonly string[] = (INSULTS.en ?? []).filter((w) => !ORDINARY_SENSE_EN.has(w));
+
+/** French words that English does not use: a text with one is French for `retard` (a delay). */
+const FRENCH_CONTEXT = ['le', 'du', 'des', 'les', 'est', 'sont', 'pour', 'avec', 'sans', 'une', 'nous', 'vous', 'je', 'suis', 'au', 'aux', 'mon', 'mes', 'votre', 'notre', 'en', 'de', 'avons', 'avez', 'ont', 'tres'];
+
 /** Words with a common harmless sense, and the words that name that sense in the same text. */
 export const SENSES: Readonly<Record<string, readonly string[]>> = {
   dyke: ['netherlands', 'dutch', 'holland', 'flood', 'floods', 'flooding', 'sea', 'water', 'river', 'rivers', 'polder', 'levee', 'levees', 'dam', 'embankment', 'embankments', 'coast', 'tide', 'marsh', 'marshland', 'beach', 'walls', 'wall', 'van', 'dick', 'offa'],
@@ -219,6 +263,9 @@ export const SENSES: Readonly<Record<string, readonly string[]>> = {
   hoe: ['garden', 'rake', 'soil', 'weeds', 'weeding', 'spade', 'shed'],
   screw: ['screwdriver', 'bolt', 'bolts', 'nut', 'nuts', 'drill', 'thread', 'loose', 'tighten'],
   cum: ['laude', 'magna', 'summa'],
+  // French `retard` is a delay ("le retard de livraison"): named by French function words.
+  retard: FRENCH_CONTEXT,
+  retards: FRENCH_CONTEXT,
 };
 
 /** A pattern inside a longer word counts when what precedes it is one of these (or nothing)... */
@@ -245,7 +292,35 @@ export const COMPOUND_SUFFIXES: readonly string[] = [
  */
 export const REPORTING_EN: readonly string[] = [
   'saying', 'say', 'says', 'said', 'calling', 'call', 'called', 'threatening', 'writing', 'wrote', 'write', 'believe', 'telling', 'told', 'claim',
-  'claims', 'claiming', 'condemn', 'report', 'reported', 'accused', 'posting', 'posts', 'tweeting', 'shouting',
+  'claims', 'claiming', 'condemn', 'report', 'reported', 'accused', 'posting', 'posts', 'tweeting', 'shouting', 'idea', 'notion', 'myth', 'lie',
+  'statement', 'statements', 'comment', 'comments', 'remarks', 'rhetoric', 'argue', 'argues', 'arguing', 'suggest', 'suggests', 'suggesting', 'implying',
+  'implies', 'insist', 'insisting', 'pretend', 'pretending', 'messages', 'tweets',
+];
+
+/**
+ * Words outside quotation marks that frame what is quoted as condemned speech
+ * ("Statements like "women are scum" are deeply hurtful", "He should be in jail for wishing "death
+ * to all women""): counter-speech, HateCheck's `counter_quote_nh`. With one of them outside the
+ * quotes, what is inside is not flagged; quotes alone hide nothing ("you are a "bitch"" is flagged), and neither does mere reporting
+ * (`said`, `called`: "she said "fuck off"" still says it).
+ */
+/**
+ * Naming a word instead of using it: a word right after `call`/`calling`/`called` (and its object,
+ * `me`, `people`, `a`...), in a sentence that negates or questions the calling before it ("It's not
+ * okay to call people bitch", "Why would you call me a slut?", "No one should call women that"):
+ * HateCheck's `counter_ref_nh`. "Don't call me a bitch, you bitch" still flags the second one.
+ */
+export const NAMING_EN = {
+  verbs: ['call', 'calls', 'calling', 'called', 'name', 'naming', 'named', 'label', 'labelling', 'labeling'],
+  objects: ['me', 'you', 'u', 'him', 'her', 'them', 'us', 'people', 'someone', 'somebody', 'anyone', 'anybody', 'others', 'a', 'an', 'the', 'women', 'men', 'girls', 'guys', 'kids', 'each', 'other'],
+  negators: ['not', 'never', 'no', 't', 'nt', 'stop', 'why', 'nobody', 'cannot', 'shouldn', 'wrong', 'quit'],
+};
+
+export const QUOTE_FRAME_EN: readonly string[] = [
+  'statement', 'statements', 'comment', 'comments', 'remarks', 'threats', 'slur', 'slurs', 'hateful', 'hurtful', 'bigoted', 'bigotry', 'bigot', 'bigots',
+  'racist', 'racism', 'sexist', 'sexism', 'misogynist', 'misogynistic', 'homophobic', 'homophobia', 'transphobic', 'islamophobic', 'antisemitic',
+  'dehumanising', 'dehumanizing', 'offensive', 'unacceptable', 'report', 'reported', 'reporting', 'banned', 'blocked', 'jail', 'prison', 'condemn', 'condemned',
+  'shameful', 'appalling', 'disgraceful', 'horrible', 'wishing', 'harassment', 'harassing', 'abusive', 'rhetoric', 'graffiti', 'chanting', 'chanted',
 ];
 
 /**
@@ -257,11 +332,7 @@ export const REPORTING_EN: readonly string[] = [
 export const GROUP_HOSTILITY = {
   lang: 'en',
   /** Regular expression alternatives over the word forms. */
-  groups: [
-    'women', 'woman', 'womn', 'womens?', 'females?', 'trans (?:people|persons?|women|men)', 'transgenders?', 'gay (?:people|persons?|men)', 'gays',
-    'lesbians?', 'homosexuals?', 'black (?:people|persons?|folks?|men|women)', 'blacks', 'disabled (?:people|persons?)', 'the disabled', 'muslims?',
-    'immigrants?', 'migrants?', 'refugees?', 'jews', 'jewish people', 'asians', 'mexicans', 'arabs', 'foreigners', 'gypsies',
-  ],
+  groups: GROUP_NOUNS_EN,
   hostile: [
     'hate', 'hated', 'hatred', 'despise', 'detest', 'loathe', 'abhor', 'disgust', 'disgusted', 'disgusting', 'disgusts', 'contempt', 'disdain', 'rage',
     'furious', 'sick', 'sickening', 'vile', 'repulsive', 'revolting', 'repugnant', 'despicable', 'scum', 'scumbags?', 'filth', 'filthy', 'trash',

@@ -14,10 +14,13 @@ import { createRequire } from 'node:module';
 import { compileAbuse, type AbuseRules } from '../intel/text/abuse.ts';
 import { normalize } from '../intel/text/normalize.ts';
 import { CombinedPatternMatcher } from '../intel/text/pattern-matcher.ts';
+import { compileSpeller } from '../intel/text/spelling.ts';
 import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
 import type { DatasetInfo } from '../intel/country/facts.ts';
-import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, PATTERNS, REPORTING_EN, SENSES, SLURS_EN } from './text-abuse.ts';
+import { CUSS_EVERYDAY } from './text-spelling-ordinary.ts';
+import { SPELLING_EN } from './text-spelling.ts';
+import { ADDRESS, CJK_ADDRESS, CJK_PATTERNS, COMPOUND_PREFIXES, COMPOUND_SUFFIXES, GROUP_HOSTILITY, INSULTS, NEGATIONS, NAMING_EN, PATTERNS, QUOTE_FRAME_EN, REPORTING_EN, SENSES, SLURS_EN, WEAK_INSULTS_EN } from './text-abuse.ts';
 
 const LANGS = ['en', 'ar', 'de', 'fr', 'es', 'ja', 'zh', 'ru'] as const;
 
@@ -166,14 +169,26 @@ function loadAbuseRules(): AbuseRules {
     arabicPrefixes: AR_PREFIXES.map(norm),
     groupHostility: GROUP_HOSTILITY,
     counterSpeech: [...REPORTING_EN, 'not', 'never', 'no', 't', 'nt', 'cannot', 'nobody'],
+    quoteFrame: QUOTE_FRAME_EN,
+    naming: NAMING_EN,
+    weakInsults: WEAK_INSULTS_EN.map(norm),
   });
 }
 
 /** Builds the lexicon (a few milliseconds; call once at start). */
 export function loadTextLexicon(): Lexicon {
   const b: Builder = { words: new Map(), phrases: new Map(), cjk: new Map() };
+  const dataset = englishDataset.build();
+  const matcher = new CombinedPatternMatcher({
+    patterns: dataset.blacklistedTerms.map((t) => t.pattern),
+    whitelist: dataset.whitelistedTerms ?? [],
+    blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
+    whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
+  });
+  const everyday = new Set(CUSS_EVERYDAY);
   for (const [word, rating] of Object.entries(cuss)) {
-    if (rating >= 1) add(b, word, { severity: rating >= 2 ? 'strong' : 'mild', lang: 'en' });
+    // cuss rates 2 many everyday words (`dope`, `chug`, `yanks`, `chunky`, `welfare`): those are mild (CUSS_EVERYDAY).
+    if (rating >= 1) add(b, word, { severity: rating >= 2 && !everyday.has(word) ? 'strong' : 'mild', lang: 'en' });
   }
   for (const lang of LANGS) {
     for (const w of loadNaughty(lang)) {
@@ -205,7 +220,7 @@ export function loadTextLexicon(): Lexicon {
     maskable.set(n, [...(maskable.get(n) ?? []), w]);
   }
   const symbols = new Map<string, LexEntry>(Object.entries(SYMBOLS).map(([s, severity]) => [s, { severity, lang: 'emoji' }]));
-  const dataset = englishDataset.build();
+  const whitelist = new Set(WHITELIST.map((w) => normalize(w).text));
   return {
     words: b.words,
     phrases: b.phrases,
@@ -215,24 +230,20 @@ export function loadTextLexicon(): Lexicon {
     cjk: b.cjk,
     maskable,
     symbols,
-    whitelist: new Set(WHITELIST.map((w) => normalize(w).text)),
+    whitelist,
     cjkWhitelist: CJK_WHITELIST.map((w) => normalize(w).text),
-    matcher: new CombinedPatternMatcher({
-      patterns: dataset.blacklistedTerms.map((t) => t.pattern),
-      whitelist: dataset.whitelistedTerms ?? [],
-      blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
-      whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
-    }),
+    matcher,
     abuse: loadAbuseRules(),
     senses: new Map(Object.entries(SENSES).map(([w, ctx]) => [norm(w), new Set(ctx.map(norm))])),
     compoundPrefixes: new Set(COMPOUND_PREFIXES),
     compoundSuffixes: new Set(COMPOUND_SUFFIXES),
+    speller: compileSpeller(SPELLING_EN, (f) => b.words.has(f) || whitelist.has(f)),
     version: textLexiconVersion(),
   };
 }
 
 function textLexiconVersion(): string {
-  return `obscenity@${packageVersion('obscenity')}+cuss@${packageVersion('cuss')}+naughty-words@${packageVersion('naughty-words')}+vigil-2`;
+  return `obscenity@${packageVersion('obscenity')}+cuss@${packageVersion('cuss')}+naughty-words@${packageVersion('naughty-words')}+vigil-3`;
 }
 
 /** The datasets behind the word lists, for `explain=yes`. */
@@ -241,7 +252,7 @@ export function textLexiconDatasets(): DatasetInfo[] {
     { name: 'obscenity English preset', version: packageVersion('obscenity'), source: 'npm obscenity', license: 'MIT' },
     { name: 'cuss (English profanity ratings)', version: packageVersion('cuss'), source: 'npm cuss', license: 'MIT' },
     { name: 'List of Dirty, Naughty, Obscene and Otherwise Bad Words', version: packageVersion('naughty-words'), source: 'npm naughty-words', license: 'CC-BY-4.0' },
-    { name: 'Vigil curated profanity lists', version: '2', source: 'src/data/text-lexicon.ts', license: 'MIT' },
+    { name: 'Vigil curated profanity lists', version: '3', source: 'src/data/text-lexicon.ts, text-abuse.ts, text-spelling.ts', license: 'MIT' },
     { name: 'Vigil abuse patterns (threats, self-harm, hate, addressed insults; whole-word and harmless-sense rules)', version: '1', source: 'src/data/text-abuse.ts', license: 'MIT' },
   ];
 }

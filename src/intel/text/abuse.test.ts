@@ -40,7 +40,7 @@ describe('abuse patterns', () => {
   it('refuses a pattern with a capturing group (it would shift the pattern numbers)', () => {
     const data: AbuseData = {
       patterns: [{ lang: 'en', kind: 'threat', source: 'a (b)' }], cjkPatterns: [], address: [], cjkAddress: [], negations: [], insults: [], cjkInsults: [],
-      arabicPrefixes: [], counterSpeech: [], groupHostility: { lang: 'en', groups: ['x'], hostile: ['y'], negations: ['z'] },
+      arabicPrefixes: [], counterSpeech: [], quoteFrame: [], weakInsults: [], naming: { verbs: [], objects: [], negators: [] }, groupHostility: { lang: 'en', groups: ['x'], hostile: ['y'], negations: ['z'] },
     };
     assert.throws(() => compileAbuse(data), /capturing group/);
   });

@@ -32,6 +32,12 @@ export interface AbuseData {
   /** Group + hostile word in one sentence (text-abuse.ts GROUP_HOSTILITY). */
   /** Words that report or negate an English threat or hate statement before it in its sentence. */
   readonly counterSpeech: readonly string[];
+  /** Words outside quotation marks that make what is quoted reported speech (text-abuse.ts QUOTE_FRAME_EN). */
+  readonly quoteFrame: readonly string[];
+  /** Insults that are weak evidence even when addressed to no one (text-abuse.ts WEAK_INSULTS_EN). */
+  readonly weakInsults: readonly string[];
+  /** Naming a word after a negated or questioned `call` (text-abuse.ts NAMING_EN). */
+  readonly naming: { readonly verbs: readonly string[]; readonly objects: readonly string[]; readonly negators: readonly string[] };
   readonly groupHostility: { readonly lang: string; readonly groups: readonly string[]; readonly hostile: readonly string[]; readonly negations: readonly string[] };
 }
 
@@ -49,6 +55,9 @@ export interface AbuseRules {
   readonly cjkInsults: ReadonlyArray<readonly [string, string]>;
   readonly arabicPrefixes: readonly string[];
   readonly counterSpeech: ReadonlySet<string>;
+  readonly quoteFrame: ReadonlySet<string>;
+  readonly weakInsults: ReadonlySet<string>;
+  readonly naming: { readonly verbs: ReadonlySet<string>; readonly objects: ReadonlySet<string>; readonly negators: ReadonlySet<string> };
   readonly hostility: { readonly lang: string; readonly groups: RegExp; readonly hostile: RegExp; readonly negations: RegExp };
 }
 
@@ -92,6 +101,9 @@ export function compileAbuse(data: AbuseData): AbuseRules {
     cjkInsults: [...data.cjkInsults].sort((a, b) => b[0].length - a[0].length),
     arabicPrefixes: data.arabicPrefixes,
     counterSpeech: new Set(data.counterSpeech),
+    quoteFrame: new Set(data.quoteFrame),
+    weakInsults: new Set(data.weakInsults),
+    naming: { verbs: new Set(data.naming.verbs), objects: new Set(data.naming.objects), negators: new Set(data.naming.negators) },
     hostility: {
       lang: data.groupHostility.lang,
       groups: wordsRegex(data.groupHostility.groups),
@@ -130,7 +142,8 @@ function groupHostility(rules: AbuseRules, text: string, spans: readonly FormSpa
     const ends = i === spans.length || (prev !== undefined && cur !== undefined && SENTENCE_BREAK.test(text.slice(prev.to, cur.from)));
     if (!ends) continue;
     const sentence = spans.slice(first, i);
-    const words = sentence.map((s) => s.form).join(' ');
+    // "nothing but contempt" affirms: `nothing` there is no negation.
+    const words = sentence.map((s) => s.form).join(' ').replace(/(?<=^| )nothing but(?= |$)/g, 'only');
     const a = sentence[0];
     const b = sentence[sentence.length - 1];
     if (a && b && h.groups.test(words) && h.hostile.test(words) && !h.negations.test(words)) {
@@ -194,6 +207,64 @@ function cjkFindings(rules: AbuseRules, text: string, t: Token, out: AbuseHit[])
     }
   }
 }
+
+/** The marks of QUOTE, one by one. */
+const QUOTE_MARKS = new Set(['"', '\u201c', '\u201d', '\u00ab', '\u00bb', '\u201e']);
+
+/**
+ * Spans [from, to) of normalised `text` inside quotation marks, when the words outside them frame
+ * the quotes as reported or condemned speech (QUOTE_FRAME_EN); empty otherwise. Hits inside these
+ * spans are not flagged. An unclosed quotation mark quotes nothing.
+ */
+export function reportedQuotes(rules: AbuseRules, text: string, spans: readonly FormSpan[]): Array<[number, number]> {
+  const quoted: Array<[number, number]> = [];
+  if (!QUOTE.test(text)) return quoted;
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (!QUOTE_MARKS.has(text[i] ?? '')) continue;
+    if (open < 0) {
+      open = i;
+    } else {
+      quoted.push([open + 1, i]);
+      open = -1;
+    }
+  }
+  if (quoted.length === 0) return quoted;
+  const inside = (s: FormSpan): boolean => quoted.some(([a, b]) => a <= s.from && s.to <= b);
+  return spans.some((s) => !inside(s) && rules.quoteFrame.has(s.form)) ? quoted : [];
+}
+
+/**
+ * Words named rather than used ("It's not okay to call people bitch", "Why would you call me a
+ * slut?"): the word after `call` and its object, when a negation or question comes before the
+ * `call` in its sentence. Spans [from, to) of normalised text.
+ */
+export function namedWords(rules: AbuseRules, text: string, spans: readonly FormSpan[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const n = rules.naming;
+  let starts: number[] | null = null;
+  for (let j = 0; j < spans.length; j++) {
+    if (!n.verbs.has(spans[j]?.form ?? '')) continue;
+    starts ??= sentenceStarts(text, spans);
+    let negated = false;
+    for (let k = Math.max(starts[j] ?? 0, j - NAMING_WINDOW); k < j && !negated; k++) negated = n.negators.has(spans[k]?.form ?? '');
+    if (!negated) continue;
+    let k = j + 1;
+    while (k < spans.length && k <= j + 3 && n.objects.has(spans[k]?.form ?? '')) k++;
+    const w = spans[k];
+    const prev = spans[k - 1];
+    if (w && prev && !SENTENCE_BREAK.test(text.slice(prev.to, w.from))) out.push([w.from, w.to]);
+  }
+  return out;
+}
+
+/** What is mentioned rather than said: quotes framed as condemned speech, and named words. */
+export function mentions(rules: AbuseRules, text: string, spans: readonly FormSpan[]): Array<[number, number]> {
+  return [...reportedQuotes(rules, text, spans), ...namedWords(rules, text, spans)];
+}
+
+/** Words before `call` in its sentence where a negation or question counts (bounds the work on long sentences). */
+const NAMING_WINDOW = 12;
 
 /** Every abuse finding in normalised `text` with its tokens. */
 export function findAbuse(rules: AbuseRules, text: string, tokens: readonly Token[], spans: readonly FormSpan[] = formSpans(text, tokens)): AbuseHit[] {

@@ -190,3 +190,50 @@ describe('long inputs', () => {
     assert.ok(analyzeText(engine, 'a' + '\u0301'.repeat(9_999)).riskScore < 0.5);
   });
 });
+
+/**
+ * Negation with a scope, and counter-speech (issue 24): written for this test, not HateCheck's
+ * sentences. Negated praise of a group is hate; a negated insult, a refusal to harm, and abuse
+ * quoted or named in order to condemn it are not.
+ */
+describe('negation and counter-speech', () => {
+  const HATE = [
+    'Muslims are not welcome in this town', 'Refugees will never be our equals', "I don't trust immigrants at all", 'Jews are not really human',
+    'Women can never be as competent as men', 'There is no room for gay people in this club', 'Immigrant lives do not matter',
+    'I do not respect trans people', 'Disabled people have no place in our society',
+  ];
+  const SAFE = [
+    'Women are not stupid', 'Immigrants are not criminals', "I don't like black coffee", 'Black lives matter',
+    "Black lives don't matter to this government, apparently", 'Trans people are not equal under the law in many states',
+    'Disabled people are not less valuable than anyone else', 'No woman should be afraid to walk home at night',
+    "I don't trust the refugee agency's numbers", 'Muslims are not a monolith', 'Immigrants do not deserve this treatment',
+    'The idea that immigrants are not human is disgusting', 'It is wrong to say women are not intelligent',
+    'There is no place for hatred towards immigrants here', 'We must not let refugees drown in the sea', "I don't hate gay people",
+    'No one should call women that', 'Calling someone a "faggot" is homophobic and unacceptable',
+    'He said "I will kill you" to me and I reported it', 'Stop saying "retard", it\'s offensive', "It's not okay to call people a bitch",
+  ];
+  for (const text of HATE) it(`flags: ${text}`, () => assert.equal(analyzeText(engine, text).isSafe, false, text));
+  for (const text of SAFE) it(`keeps safe: ${text}`, () => assert.equal(analyzeText(engine, text).isSafe, true, text));
+  it('French retard is a delay', () => {
+    for (const t of ['Je suis désolé pour le retard de livraison', 'Le train a du retard']) assert.equal(analyzeText(engine, t).isSafe, true, t);
+    assert.equal(analyzeText(engine, 'what a retard lol').isSafe, false);
+  });
+  it('quotes and reporting alone hide nothing', () => {
+    for (const text of ['you are a "bitch"', '"kill yourself" lol', 'she said "fuck off" to me', "Don't call me a bitch, you bitch"]) {
+      assert.equal(analyzeText(engine, text).isSafe, false, text);
+    }
+  });
+});
+
+describe('weak evidence', () => {
+  it('an insult addressed to no one raises riskScore a little, never to unsafe', () => {
+    const a = analyzeText(engine, 'so many liars on this forum');
+    assert.ok(a.riskScore >= 0.15 && a.isSafe, String(a.riskScore));
+    assert.deepEqual(a.badWords, []);
+    const b = analyzeText(dictOnly, 'liars and hypocrites, all of them');
+    assert.equal(b.riskScore, 0.15, 'once per text');
+  });
+  it('an insult word with an ordinary sense adds nothing', () => {
+    for (const t of ['I walked the dog', 'What a waste of time', 'The circus clown was funny']) assert.ok(analyzeText(engine, t).riskScore < 0.05, t);
+  });
+});

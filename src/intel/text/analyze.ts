@@ -13,16 +13,19 @@
  * half when the model reads the text as harmless. Text with no listed word, no finding and no model
  * evidence scores about 0 in every script, so one threshold means the same in every language.
  */
-import { excusedTokens, findHits } from './dictionary.ts';
-import { formSpans, predictForms, type FormSpan } from './features.ts';
-import { normalize } from './normalize.ts';
-import { tokenize, type Token } from './tokens.ts';
+import { mentions, type AbuseRules } from './abuse.ts';
+import { excusedTokens, findHits, readSpans, readTokens } from './dictionary.ts';
+import { predictForms, type FormSpan } from './features.ts';
+import { normalize, type Normalized } from './normalize.ts';
+import type { Token } from './tokens.ts';
 import { calibrate } from './train.ts';
 import type { Hit, Lexicon, TextAnalysis, TextModel } from './types.ts';
 
 export const STRONG_WEIGHT = 0.6;
 export const MILD_WEIGHT = 0.25;
 export const UNSAFE_FROM = 0.5;
+/** An insult addressed to no one ("these idiots"): weak evidence, once per text (text-abuse.ts WEAK_INSULTS_EN). */
+export const WEAK_WEIGHT = 0.15;
 
 export interface TextEngine {
   readonly lexicon: Lexicon;
@@ -47,11 +50,24 @@ const MODEL_LANGS = new Set(['en', 'obscenity']);
 const judgedByModel = (h: Hit): boolean => h.severity === 'mild' && MODEL_LANGS.has(h.lang);
 
 /** The combined risk (see the module comment); `model` is the calibrated probability. */
-export function combineRisk(hits: readonly Hit[], model: number | null): number {
-  if (model === null) return dictionaryScore(hits);
+export function combineRisk(hits: readonly Hit[], model: number | null, weak = 0): number {
+  if (model === null) return 1 - (1 - dictionaryScore(hits)) * (1 - weak);
   const judged = dictionaryScore(hits.filter(judgedByModel));
   const rest = dictionaryScore(hits.filter((h) => !judgedByModel(h)));
-  return 1 - (1 - rest) * (1 - judged * (0.5 + 0.5 * model)) * (1 - model);
+  return 1 - (1 - rest) * (1 - judged * (0.5 + 0.5 * model)) * (1 - model) * (1 - weak);
+}
+
+/** WEAK_WEIGHT when a weak insult stands outside every hit and every mention, else 0. */
+export function weakEvidence(rules: AbuseRules, spans: readonly FormSpan[], hits: readonly Hit[], mentioned: ReadonlyArray<readonly [number, number]>, norm: Normalized): number {
+  if (rules.weakInsults.size === 0) return 0;
+  for (const s of spans) {
+    if (!rules.weakInsults.has(s.form)) continue;
+    if (mentioned.some(([a, b]) => a <= s.from && s.to <= b)) continue;
+    const start = norm.start[s.from] ?? 0;
+    if (hits.some((h) => h.start <= start && start < h.end)) continue;
+    return WEAK_WEIGHT;
+  }
+  return 0;
 }
 
 /** The model's calibrated probability for a text, skipping excused words (`Moby Dick`); null when it does not apply. */
@@ -85,13 +101,16 @@ export function modelApplies(tokens: readonly Token[]): boolean {
 /** Scores one text (already validated: 1 to 10,000 code points). */
 export function analyzeText(engine: TextEngine, text: string): TextAnalysis {
   const norm = normalize(text);
-  const tokens = tokenize(norm.text);
+  const tokens = readTokens(engine.lexicon, norm.text);
   const excused = excusedTokens(engine.lexicon, tokens);
-  const spans = formSpans(norm.text, tokens);
-  const hits = findHits(engine.lexicon, norm, tokens, excused, spans);
+  const spans = readSpans(engine.lexicon, norm.text, tokens);
+  // Words mentioned rather than said (condemned quotes, named words) are neither flagged nor shown to the model (abuse.ts mentions).
+  const reported = mentions(engine.lexicon.abuse, norm.text, spans);
+  const hits = findHits(engine.lexicon, norm, tokens, excused, spans, reported);
   const dictionary = dictionaryScore(hits);
-  const modelScore = engine.model ? modelProbability(engine.model, tokens, excused, spans) : null;
-  const riskScore = round3(combineRisk(hits, modelScore));
+  const unquoted = reported.length === 0 ? excused : tokens.map((t, i) => excused[i] === true || reported.some(([a, b]) => a <= t.from && t.to <= b));
+  const modelScore = engine.model ? modelProbability(engine.model, tokens, unquoted, spans) : null;
+  const riskScore = round3(combineRisk(hits, modelScore, weakEvidence(engine.lexicon.abuse, spans, hits, reported, norm)));
   return {
     riskScore,
     isSafe: riskScore < UNSAFE_FROM,

@@ -4,9 +4,10 @@
  * Arabic words with glued prefixes, substrings of Han/Kana runs, and obscenity's English patterns
  * (which catch compounds such as `motherfucker`). Whitelisted words are never flagged.
  */
-import { findAbuse } from './abuse.ts';
+import { findAbuse, mentions } from './abuse.ts';
 import { formSpans, type FormSpan } from './features.ts';
 import type { Normalized } from './normalize.ts';
+import { respellToken } from './spelling.ts';
 import { spreadTokens, tokenize, type Token } from './tokens.ts';
 import type { AbuseKind, Hit, LexEntry, Lexicon, Severity } from './types.ts';
 
@@ -42,6 +43,18 @@ function lookupWord(lex: Lexicon, t: Token): LexEntry | undefined {
     }
   }
   if (t.raw.includes('*')) return lookupMasked(lex, t.raw);
+  return lookupPlural(lex, t.variants[t.variants.length - 1] ?? t.raw);
+}
+
+const PLURAL = /^[a-z]{4,}s$/;
+
+/** English plurals of strong English swear words (`dipshits`, `twats`; the stem holds one of obscenity's patterns, so `twinkies` and `dongs` stay words): the lists mostly hold the singular. */
+function lookupPlural(lex: Lexicon, form: string): LexEntry | undefined {
+  if (form.charCodeAt(form.length - 1) !== 115 || !PLURAL.test(form) || lex.whitelist.has(form)) return undefined;
+  for (const stem of form.endsWith('es') ? [form.slice(0, -1), form.slice(0, -2)] : [form.slice(0, -1)]) {
+    const e = lex.words.get(stem);
+    if (e?.lang === 'en' && e.severity === 'strong' && !lex.whitelist.has(stem) && !lex.senses.has(stem) && lex.matcher.findAll(stem).length > 0) return e;
+  }
   return undefined;
 }
 
@@ -140,13 +153,30 @@ export function excusedTokens(lex: Lexicon, tokens: readonly Token[]): boolean[]
   return tokens.map((t, i) => !t.cjk && (senses[i] === true || isWhitelisted(lex, t)));
 }
 
+/** True when a word list of the lexicon knows the form (it is never respelt). */
+export function isListed(lex: Lexicon, form: string): boolean {
+  return lex.words.has(form) || lex.whitelist.has(form);
+}
+
+/** The tokens of normalised text, misspelt and run-together abuse words respelt (spelling.ts). */
+export function readTokens(lex: Lexicon, text: string): Token[] {
+  const isWord = (f: string): boolean => isListed(lex, f);
+  return tokenize(text).map((t) => respellToken(lex.speller, t, isWord));
+}
+
+/** The word forms of normalised text (features.ts formSpans), spread-out letters respelt too (`i h a t e`). */
+export function readSpans(lex: Lexicon, text: string, tokens: readonly Token[]): FormSpan[] {
+  return formSpans(text, tokens, (t) => respellToken(lex.speller, t, (f) => isListed(lex, f)));
+}
+
 /** Every listed word in `norm`, as spans of the original text, in order, overlaps merged. */
 export function findHits(
   lex: Lexicon,
   norm: Normalized,
-  tokens: readonly Token[] = tokenize(norm.text),
+  tokens: readonly Token[] = readTokens(lex, norm.text),
   excused = excusedTokens(lex, tokens),
-  spans: readonly FormSpan[] = formSpans(norm.text, tokens),
+  spans: readonly FormSpan[] = readSpans(lex, norm.text, tokens),
+  mentioned: ReadonlyArray<readonly [number, number]> = mentions(lex.abuse, norm.text, spans),
 ): Hit[] {
   const text = norm.text;
   const found: NormHit[] = [];
@@ -169,7 +199,8 @@ export function findHits(
     }
   });
 
-  for (const t of spreadTokens(text, tokens)) {
+  for (const s of spreadTokens(text, tokens)) {
+    const t = { ...respellToken(lex.speller, s, (f) => isListed(lex, f)), parts: s.parts };
     if (isWhitelisted(lex, t)) continue;
     const e = lookupWord(lex, t);
     if (e) {
@@ -214,7 +245,9 @@ export function findHits(
     }
   }
   for (const a of findAbuse(lex.abuse, text, tokens, spans)) found.push(a);
-  return toOriginal(norm, merge(found));
+  // Mentioned, not said: condemned quotes ("Statements like "women are scum" are hurtful") and named words.
+  const kept = mentioned.length === 0 ? found : found.filter((h) => !mentioned.some(([a, b]) => a <= h.from && h.to <= b));
+  return toOriginal(norm, merge(kept));
 }
 
 /** Index of the first token whose end is past `pos` (tokens are in order). */

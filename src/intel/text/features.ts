@@ -50,8 +50,8 @@ export interface FormSpan {
  * The words read from normalised text and its tokens: CJK runs left out, letters spread with
  * separators (`f.u.c.k`) joined, obfuscated words resolved.
  */
-export function formSpans(text: string, tokens: readonly Token[]): FormSpan[] {
-  const spreads = spreadTokens(text, tokens);
+export function formSpans(text: string, tokens: readonly Token[], fix?: (t: Token) => Token): FormSpan[] {
+  const spreads = fix ? spreadTokens(text, tokens).map(fix) : spreadTokens(text, tokens);
   const out: FormSpan[] = [];
   let s = 0;
   for (const t of tokens) {

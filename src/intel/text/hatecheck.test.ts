@@ -24,11 +24,11 @@ const JUDGEMENT = new Set(['target_obj_nh', 'target_indiv_nh', 'target_group_nh'
 
 /** Pass rates (%) measured when this test was written (docs/text-model.md lists them all). */
 const ACHIEVED: Readonly<Record<string, number>> = {
-  counter_quote_nh: 46.2, counter_ref_nh: 65.2, derog_dehum_h: 77.1, derog_impl_h: 40.0, derog_neg_attrib_h: 85.0, derog_neg_emote_h: 75.0,
-  ident_neutral_nh: 100, ident_pos_nh: 100, negate_neg_nh: 100, negate_pos_h: 5.0, phrase_opinion_h: 68.4, phrase_question_h: 45.0,
-  profanity_h: 95.0, profanity_nh: 87.0, ref_subs_clause_h: 75.0, ref_subs_sent_h: 52.6, slur_h: 84.7, slur_homonym_nh: 93.3,
-  slur_reclaimed_nh: 28.4, spell_char_del_h: 27.1, spell_char_swap_h: 0, spell_leet_h: 77.5, spell_space_add_h: 65.3, spell_space_del_h: 8.5,
-  threat_dir_h: 73.7, threat_norm_h: 55.0,
+  counter_quote_nh: 91.3, counter_ref_nh: 83.7, derog_dehum_h: 79.3, derog_impl_h: 40, derog_neg_attrib_h: 85, derog_neg_emote_h: 80,
+  ident_neutral_nh: 100, ident_pos_nh: 100, negate_neg_nh: 100, negate_pos_h: 95, phrase_opinion_h: 68.4, phrase_question_h: 45, profanity_h: 95,
+  profanity_nh: 87, ref_subs_clause_h: 85, ref_subs_sent_h: 52.6, slur_h: 84.7, slur_homonym_nh: 93.3, slur_reclaimed_nh: 28.4,
+  spell_char_del_h: 72.9, spell_char_swap_h: 81.2, spell_leet_h: 79.2, spell_space_add_h: 81.5, spell_space_del_h: 55.3, threat_dir_h: 73.7,
+  threat_norm_h: 55,
 };
 const MARGIN = 5;
 
@@ -54,7 +54,7 @@ describe('HateCheck by functionality', { skip: existsSync(DATA) ? false : `no Ha
     assert.equal([...byFunc.values()].reduce((s, e) => s + e.total, 0), 3728);
     assert.equal(byFunc.size, 29);
   });
-  // Functionalities below the margin (spelling swaps, negated praise) are reported only: a floor of 0 tests nothing.
+  // Functionalities below the margin are reported only: a floor of 0 tests nothing.
   for (const [f, achieved] of Object.entries(ACHIEVED).filter(([, a]) => a > MARGIN)) {
     it(`${f}: at least ${Math.max(0, achieved - MARGIN)}% pass (achieved ${achieved}%)`, () => {
       const e = byFunc.get(f);

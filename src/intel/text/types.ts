@@ -1,4 +1,5 @@
 /** Types of the text (profanity) engine. */
+import type { Speller } from './spelling.ts';
 import type { AbuseRules } from './abuse.ts';
 
 /** What an abuse pattern found (src/data/text-abuse.ts). */
@@ -59,6 +60,8 @@ export interface Lexicon {
   /** What may precede or follow a pattern inside a longer word (`mother`+`fuck`+`er`). */
   readonly compoundPrefixes: ReadonlySet<string>;
   readonly compoundSuffixes: ReadonlySet<string>;
+  /** Misspelt and run-together abuse words (`haet`, `ihate`), spelling.ts. */
+  readonly speller: Speller;
   readonly version: string;
 }
 
