@@ -29,7 +29,7 @@ const BAD: Array<[string, string, RegExp]> = [
   ['SECRET_KEY', 'short-pw-secret', /at least 32 characters/],
   ['CARD_KEY', 'short-pw-secret', /at least 32 characters/],
   ['ADMIN_TOKEN', 'pw-secret', /at least 16 characters/],
-  ['PUBLIC_URL', 'vigil.example.com', /absolute URL/],
+  ['PUBLIC_URL', 'api.shop.local', /absolute URL/],
   ['LOG_LEVEL', 'loud', /fatal|info/],
   ['SHUTDOWN_TIMEOUT_MS', '-5', /whole number/],
   ['HEADERS_TIMEOUT_MS', '40000', /must not exceed REQUEST_TIMEOUT_MS/],
