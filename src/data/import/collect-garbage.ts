@@ -2,6 +2,15 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let gc: (() => void) | null | undefined;
+let allowed = false;
+
+/**
+ * Lets collectGarbage run: called by the CLI's data commands (a process of their own, also for scheduled
+ * updates). A server that imports for its dashboard does not pause its requests for full collections.
+ */
+export function allowGarbageCollection(): void {
+  allowed = true;
+}
 
 /**
  * A full garbage collection, for batch work between large steps (one dataset import and the next): V8 sets
@@ -10,6 +19,7 @@ let gc: (() => void) | null | undefined;
  * read at a context's creation); where that fails, nothing is done.
  */
 export function collectGarbage(): void {
+  if (!allowed) return;
   if (gc === undefined) {
     try {
       const own = (globalThis as { gc?: () => void }).gc;
