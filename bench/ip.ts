@@ -6,6 +6,7 @@
  * Prints: throughput ratio, latency at a fixed 2,000 req/s, server time from Server-Timing one
  * request at a time, the bulk of 50, and the server's RSS with all data loaded.
  * Bounded: a few runs of BENCH_SECONDS (default 8) on loopback only.
+ * Vigil runs from the compiled build as `npm start` does (built first when stale); the bare route through tsx.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { IMPORTERS } from '../src/data/import/index.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, load as loadRun, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
+import { benchDataDir, COMPILED_SERVE, load as loadRun, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
 import { ipAddresses } from './requests.ts';
 
 const KEY = 'svc_live_bench00000000000000000009';
@@ -36,7 +37,7 @@ try {
   for (const name of imported) IMPORTERS[name]!(dir, SHARED);
   const [port, barePort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
-  children.push(await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`));
+  children.push(await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`, COMPILED_SERVE));
   const auth = { authorization: `Bearer ${KEY}` };
   const ips = ipAddresses();
   const path = (ip: string) => `/lookup/ip?ip=${encodeURIComponent(ip)}&params=security,currency,timezone,location`;

@@ -5,15 +5,27 @@ import autocannon from 'autocannon';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureBuilt } from '../test/helpers/build.ts';
 
-/** Starts `node --import tsx <args>` (default: Vigil's `serve`) and resolves once `readyUrl` answers 2xx. */
+/**
+ * Vigil as `npm start` runs it: the compiled build (bin/vigil.js, dist/), plain JavaScript without the tsx
+ * loader. Built first when dist/ is missing or older than a source.
+ */
+export const COMPILED_SERVE = ['bin/vigil.js', 'serve'];
+
+/**
+ * Starts `node <args>` (default: Vigil's `serve` from the sources, through tsx; `.ts` entry points get
+ * `--import tsx`, COMPILED_SERVE none) and resolves once `readyUrl` answers 2xx.
+ */
 export async function startProcess(env: Record<string, string>, readyUrl: string, args: string[] = ['src/cli/main.ts', 'serve']): Promise<ChildProcess> {
+  if (args[0] === COMPILED_SERVE[0]) ensureBuilt();
+  const loader = args[0]?.endsWith('.ts') ? ['--import', 'tsx'] : [];
   // BENCH_PROFILE_DIR=DIR writes a V8 CPU profile of every started process into DIR when it exits.
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   // BENCH_NODE_FLAGS='--trace-gc ...' adds V8/Node flags (also those NODE_OPTIONS refuses) to every started process.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
   // A card key of the benches' own (overridable), so no card key file is left beside their temp DATA_DIRs.
-  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', ...args], { env: { CARD_KEY: 'bench-card-key-0123456789abcdef01234567', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profile, ...flags, ...loader, ...args], { env: { CARD_KEY: 'bench-card-key-0123456789abcdef01234567', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (out += b.toString()));

@@ -4,6 +4,7 @@
  * answering the same bytes in its own process, both on 127.0.0.1. Then POST /feedback/bulk with 1000
  * items (payment outcomes of scored transactions, pending ones and labels).
  * Goals (issue 8): >= 20% of bare throughput, p99 < 15 ms at 500 req/s, bulk of 1000 < 200 ms.
+ * Vigil runs from the compiled build as `npm start` does (built first when stale); the bare route through tsx.
  */
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, load, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
+import { benchDataDir, COMPILED_SERVE, load, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
 import { CUSTOMERS, transactionMaker } from './requests.ts';
 
 const KEY = 'svc_live_bench00000000000000000008';
@@ -26,7 +27,7 @@ const children: ChildProcess[] = [];
 try {
   const [port, barePort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
-  children.push(await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`));
+  children.push(await startProcess({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, SEED_FILE: seed, LOG_LEVEL: 'warn', NETWORK: 'off' }, `${base}/healthz`, COMPILED_SERVE));
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const t0 = performance.now();

@@ -1,4 +1,6 @@
+import { accessSync, constants, statfsSync, statSync, type Stats } from 'node:fs';
 import { isIP } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDnsServer } from './net/dns.ts';
 import { parseAllowedTargets, type AllowedTargets } from './policy/webhooks/targets.ts';
@@ -163,6 +165,77 @@ const EnvSchema = z
     }
   });
 
+/** Linux file systems of the kernel's own virtual files (statfs f_type): never a place for data. */
+const VIRTUAL_FS: Readonly<Record<number, string>> = {
+  0x9fa0: 'proc', 0x62656572: 'sysfs', 0x1cd1: 'devpts', 0x27e0eb: 'cgroup', 0x63677270: 'cgroup2', 0x64626720: 'debugfs',
+  0x73636673: 'securityfs', 0x74726163: 'tracefs', 0xcafe4a11: 'bpf', 0x62656570: 'configfs', 0x6165676c: 'pstore',
+  0xde5e81e4: 'efivarfs', 0xf97cff8c: 'selinuxfs', 0x19800202: 'mqueue', 0x42494e4d: 'binfmt_misc', 0x65735543: 'fusectl',
+};
+
+const FIX = 'set DATA_DIR to a directory this user can write (it is created if missing), e.g. ./data or /var/lib/vigil';
+
+function kindOf(st: Stats): string {
+  if (st.isFile()) return 'a file';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  return 'not a directory';
+}
+
+/**
+ * What is wrong with DATA_DIR, checked before anything opens it (a file there gave a bare `EEXIST ... mkdir`,
+ * /proc a bare ENOENT or a stall): a path that is or runs through something other than a directory, or a
+ * kernel virtual file system (/proc, /sys), always; a directory this user cannot write (or create) only when
+ * the SQLite store lives there (`mustWrite`): with PostgreSQL a read-only DATA_DIR is legitimate (a migration
+ * job on a read-only root, datasets on a read-only volume). Null when fine. Reads only: nothing is created.
+ */
+export function dataDirProblem(dataDir: string, mustWrite: boolean): string | null {
+  const path = resolve(dataDir);
+  const shown = path === dataDir ? '' : ` (${path})`;
+  // The nearest part of the path that exists: DATA_DIR itself, or the directory it would be created in.
+  let existing = path;
+  let st: Stats | undefined;
+  for (;;) {
+    try {
+      st = statSync(existing);
+      break;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') {
+        existing = dirname(existing);
+        continue;
+      }
+      if (code !== 'ENOENT') return `cannot be read${shown}: ${(err as Error).message}; ${FIX}`;
+      const parent = dirname(existing);
+      if (parent === existing) return null;
+      existing = parent;
+    }
+  }
+  if (!st.isDirectory()) {
+    return existing === path
+      ? `is ${kindOf(st)}${shown}, not a directory; ${FIX}`
+      : `cannot be created: ${existing} is ${kindOf(st)}, not a directory; ${FIX}`;
+  }
+  if (process.platform === 'linux') {
+    try {
+      const fs = VIRTUAL_FS[statfsSync(existing).type];
+      if (fs !== undefined) return `${existing === path ? 'is' : 'would be'} on ${fs}${shown}, the kernel's virtual files, not a disk; ${FIX}`;
+    } catch {
+      // statfs unavailable: the write check and the store's own errors remain.
+    }
+  }
+  if (!mustWrite) return null;
+  try {
+    accessSync(existing, constants.W_OK | constants.X_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EROFS' ? 'is on a read-only file system' : `is not writable by this user (uid ${process.getuid?.() ?? '?'})`;
+    return existing === path ? `${why}${shown}; ${FIX}` : `cannot be created: ${existing} ${why}; ${FIX}`;
+  }
+  return null;
+}
+
 /** The shortest DATA_UPDATE_INTERVAL: public list hosts are not to be polled more often. */
 export const MIN_DATA_UPDATE_INTERVAL_MS = 10 * 60_000;
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -293,12 +366,16 @@ const SECRET_VALUE = /SECRET|TOKEN|PASSWORD|_URL$|_KEY$/;
 /** Parses the environment; throws one ConfigError naming every bad variable, its value (unless secret) and the fix. */
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => {
-      const name = i.path.join('.');
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => ({ name: i.path.join('.'), message: i.message }));
+  // Checked on the file system, beside zod's checks so that it is reported with them (an object-level
+  // refinement only runs once every field is valid). The SQLite store must write there; PostgreSQL need not.
+  const dataDir = dataDirProblem(env.DATA_DIR?.trim() ? env.DATA_DIR : './data', !env.DATABASE_URL?.trim());
+  if (dataDir !== null) issues.push({ name: 'DATA_DIR', message: dataDir });
+  if (!parsed.success || issues.length > 0) {
+    const lines = issues.map(({ name, message }) => {
       const value = env[name];
       const shown = value === undefined || SECRET_VALUE.test(name) ? '' : `=${JSON.stringify(value)}`;
-      return `${name}${shown}: ${i.message}`;
+      return `${name}${shown}: ${message}`;
     });
     throw new ConfigError(`Invalid configuration (${lines.length} ${lines.length === 1 ? 'variable' : 'variables'}; see README "Configuration"):\n  ${lines.join('\n  ')}`);
   }

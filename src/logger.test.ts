@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { parse } from 'node:querystring';
 import { describe, it } from 'node:test';
-import { loggedUrl } from './logger.ts';
+import { Writable } from 'node:stream';
+import { createLogger, loggedUrl, outsideRequests, requestScope } from './logger.ts';
 
 /** The URL with its query parsed as a server does (names and values decoded, repeats as arrays). */
 const logged = (url: string): string => loggedUrl(url, url.includes('?') ? parse(url.slice(url.indexOf('?') + 1)) : {});
@@ -25,5 +26,30 @@ describe('loggedUrl', () => {
   it('never lets the personal value or the key through', () => {
     const out = logged('/scoring/email?email=someone.special%40example.org&phone=447911123456&iban=GB82WEST12345698765432&%6B%65%79=svc_live_secret0000000000');
     for (const secret of ['someone.special', '7911123', 'WEST12345698', 'svc_live_secret']) assert.ok(!out.includes(secret), out);
+  });
+});
+
+describe('request scope in log lines', () => {
+  const capture = () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); done(); } });
+    return { logger: createLogger('info', sink), lines };
+  };
+
+  it('a line inside a request carries its reqId, after awaits too; outside none; the scope object stays as it was', async () => {
+    const { logger, lines } = capture();
+    logger.info('before');
+    const scope = { reqId: 'r-1' };
+    await requestScope.run(scope, async () => {
+      logger.info({ a: 1 }, 'sync');
+      await new Promise((r) => setTimeout(r, 1));
+      logger.warn({ b: 2 }, 'after await');
+      logger.error({ reqId: 'explicit' }, 'own id');
+      outsideRequests(() => logger.info('outside'));
+    });
+    logger.info('after');
+    assert.deepEqual(lines.map((l) => [l.msg, l.reqId]), [['before', undefined], ['sync', 'r-1'], ['after await', 'r-1'], ['own id', 'explicit'], ['outside', undefined], ['after', undefined]]);
+    assert.deepEqual(scope, { reqId: 'r-1' });
+    assert.equal(lines[1]?.a, 1);
   });
 });

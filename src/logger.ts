@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { maskEmail, maskIban, maskPhone } from './policy/events/mask.ts';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Paths scrubbed from every log line: keys and secrets never reach the logs. */
 export const REDACT_PATHS = [
@@ -56,6 +57,44 @@ export function loggedUrl(url: string, query: Readonly<Record<string, unknown>> 
   return pairs.length > 0 ? `${path}?${pairs.join('&')}` : path;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } });
+/** What every log line written while a request is served carries: its id (`X-Request-Id`, accepted or generated). */
+export interface RequestScope {
+  readonly reqId: string;
+}
+
+/**
+ * The request being served, across its awaits: entered around each route's handler (src/http/transport.ts),
+ * read by the logger's mixin, so that a line logged by any module (store, policy, learning, webhooks) while
+ * serving a request carries its `reqId`, and lines outside requests carry none.
+ */
+export const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * Runs `fn` outside any request's scope: for shared work a request merely starts (a timer that writes the
+ * batch of many requests), whose lines must not carry that one request's id.
+ */
+export function outsideRequests<T>(fn: () => T): T {
+  return requestScope.exit(fn);
+}
+
+/** The mixin's answer outside requests: one object, never written to. */
+const NO_SCOPE: RequestScope = Object.freeze({ reqId: '' });
+
+/** pino `mixin`: the request's own scope object (one per request, no allocation per line). */
+const scopeOfLine = (): RequestScope => requestScope.getStore() ?? NO_SCOPE;
+
+/**
+ * pino `mixinMergeStrategy`: pino's default assigns the line's fields into the mixin's object, which would
+ * write into the request's shared scope. Here a line outside requests is left as it is, a line inside gets
+ * `reqId` first, and a line that names its own `reqId` keeps it.
+ */
+function mergeScope(fields: object, scope: object): object {
+  if (scope === NO_SCOPE || 'reqId' in fields) return fields;
+  return Object.assign({ reqId: (scope as RequestScope).reqId }, fields);
+}
+
+/** The server's logger (stdout unless a destination is given, as tests do). */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' }, mixin: scopeOfLine, mixinMergeStrategy: mergeScope };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -5,6 +5,7 @@ import { datasetSources, updateAll, updateDataset } from '../data/import/update.
 import { MAXMIND_EDITIONS } from '../data/import/maxmind-download.ts';
 import { bundledGeoLite2 } from '../data/data-age.ts';
 import { cliProgress } from './progress-bar.ts';
+import { allowGarbageCollection } from '../data/import/collect-garbage.ts';
 
 export const DATA_USAGE = `  vigil data import DIR                         import DIR/dangerous-domains/* and DIR/disposable-domains/* (domain per line or hosts format)
                                                 and DIR/disposable-phone-numbers/number-list.json.gz (receive-SMS numbers)
@@ -28,6 +29,8 @@ const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, 
 
 /** `vigil data ...`; returns the exit code, or null for an unknown sub-command (usage). */
 export function dataCommand(config: Readonly<Config>, sub: string | undefined, rest: readonly string[]): number | Promise<number> | null {
+  // This process does nothing else: full collections between datasets keep its peak low (collect-garbage.ts).
+  allowGarbageCollection();
   if (sub === 'update') return updateCommand(config, rest);
   if (sub === 'import') {
     const dir = rest[0];

@@ -1,23 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { AccountService, AccountsError } from '../accounts/service.ts';
-import { resolveSecret } from '../accounts/secret.ts';
-import { parseSeed } from '../accounts/seed.ts';
-import { openStore } from '../store/index.ts';
+import type { AccountService } from '../accounts/service.ts';
 import type { Store } from '../store/ports.ts';
-import { serve } from '../server.ts';
-import pino from 'pino';
-import { applyPolicySeed, createPolicy } from '../policy/index.ts';
-import { PolicyError } from '../policy/errors.ts';
-import { RuleError } from '../policy/rules/schema.ts';
-import { WebhookError } from '../policy/webhooks/service.ts';
-import { PolicyConflictError } from '../store/policy-errors.ts';
-import { POLICY_USAGE, policyCommand } from './policy-commands.ts';
+import { POLICY_USAGE } from './policy-usage.ts';
 import { DATA_USAGE, dataCommand } from './data-commands.ts';
-import { DatasetError } from '../data/import/index.ts';
 import { commandUsage, isSubcommand } from './usage.ts';
 import { vigilVersion } from '../version.ts';
+
+// The server, the store drivers and the policy services are imported by the commands that use them: `vigil data
+// import` (a process beside a running server) then loads neither Fastify nor the engines' data (about 70 MB).
 
 const USAGE = `vigil: self-hosted fraud prevention API
 
@@ -39,6 +31,7 @@ ${DATA_USAGE}
 Configuration comes from the environment (DATA_DIR, DATABASE_URL, SECRET_KEY, ...): see README.`;
 
 async function withAccounts<T>(config: Readonly<Config>, fn: (svc: AccountService, store: Store) => Promise<T>): Promise<T> {
+  const [{ resolveSecret }, { openStore }, { AccountService }] = await Promise.all([import('../accounts/secret.ts'), import('../store/index.ts'), import('../accounts/service.ts')]);
   const { secret } = resolveSecret(config.secretKey, config.dataDir);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   try {
@@ -66,10 +59,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
   const config = loadConfig(env);
   switch (cmd) {
     case 'serve':
-      await serve(config);
+      await (await import('../server.ts')).serve(config);
       return -1; // keep running
     case 'migrate': {
       // Every start migrates too (under an advisory lock on PostgreSQL); this is the same step on its own.
+      const { openStore } = await import('../store/index.ts');
       const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
       await store.close();
       print({ migrated: store.kind });
@@ -83,6 +77,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
       } catch (e) {
         throw new Error(`seed file ${sub} cannot be read: ${(e as Error).message}`);
       }
+      const [{ parseSeed }, { resolveSecret }, { applyPolicySeed, createPolicy }, { default: pino }] = await Promise.all([
+        import('../accounts/seed.ts'), import('../accounts/secret.ts'), import('../policy/index.ts'), import('pino'),
+      ]);
       const seed = parseSeed(text);
       print(
         await withAccounts(config, async (svc, store) => {
@@ -143,7 +140,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     case 'blacklist':
     case 'webhooks':
     case 'events': {
-      const code = await policyCommand(config, cmd, sub, rest);
+      const code = await (await import('./policy-commands.ts')).policyCommand(config, cmd, sub, rest);
       if (code !== null) return code;
       break;
     }
@@ -171,6 +168,9 @@ function usageError(argv: readonly string[]): number {
   return 2;
 }
 
+/** Errors whose message is the whole story (an operator's mistake): printed without a stack even at LOG_LEVEL=debug. */
+const KNOWN_ERRORS = new Set(['AccountsError', 'PolicyError', 'RuleError', 'WebhookError', 'PolicyConflictError', 'DatasetError']);
+
 const isEntry = process.argv[1] !== undefined && /(cli[\\/]main\.[jt]s|bin[\\/]vigil(\.js)?)$/.test(process.argv[1]);
 if (isEntry) {
   main(process.argv.slice(2), process.env).then(
@@ -185,15 +185,8 @@ if (isEntry) {
         process.stderr.write(`vigil: ${(err as Error).message}\n\n${commandUsage(USAGE, cmd, sub) ?? USAGE}\n`);
         process.exit(2);
       }
-      const known =
-        err instanceof ConfigError ||
-        err instanceof AccountsError ||
-        err instanceof PolicyError ||
-        err instanceof RuleError ||
-        err instanceof WebhookError ||
-        err instanceof PolicyConflictError ||
-        err instanceof DatasetError ||
-        (err instanceof Error && /^seed file/.test(err.message));
+      // By class name: the modules that define them are loaded only by the commands that throw them.
+      const known = err instanceof ConfigError || (err instanceof Error && (KNOWN_ERRORS.has(err.constructor.name) || /^seed file/.test(err.message)));
       // Stack traces only on request: an operator needs the message (store unreachable, bad secret file).
       const verbose = process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace';
       const text = err instanceof Error ? (known || !verbose ? err.message : (err.stack ?? err.message)) : String(err);

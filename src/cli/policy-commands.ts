@@ -13,21 +13,7 @@ import { EVENT_KINDS, type EventKind } from '../policy/types.ts';
 import { openStore } from '../store/index.ts';
 import type { EventFilter, Store } from '../store/ports.ts';
 
-export const POLICY_USAGE = `  vigil rules list ACCOUNT
-  vigil rules add ACCOUNT FILE                  a JSON rule (or an array of rules)
-  vigil rules enable|disable|delete ACCOUNT RULE_ID
-  vigil rules test ACCOUNT (--id RULE_ID | --rule FILE) --sample FILE    sample: {"input": {...}, "result": {...}}
-  vigil rules backtest ACCOUNT (--id RULE_ID | --rule FILE) --from ISO --to ISO
-  vigil blacklist list ACCOUNT [--type TYPE] [--limit N]
-  vigil blacklist counts ACCOUNT
-  vigil blacklist add|remove ACCOUNT TYPE VALUE...
-  vigil blacklist import ACCOUNT TYPE FILE [--skip-invalid]      one value per line, # comments
-  vigil webhooks list ACCOUNT
-  vigil webhooks add ACCOUNT URL [--secret S]   prints the signing secret once
-  vigil webhooks remove|rotate ACCOUNT WEBHOOK_ID
-  vigil events list ACCOUNT [--kind K] [--from ISO] [--to ISO] [--user ID] [--limit N]
-  vigil events export ACCOUNT [same filters]    CSV on standard output
-  vigil events redeliver ACCOUNT EVENT_ID [--webhook WEBHOOK_ID]`;
+export { POLICY_USAGE } from './policy-usage.ts';
 
 const print = (v: unknown): void => void process.stdout.write(JSON.stringify(v, null, 2) + '\n');
 

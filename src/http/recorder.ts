@@ -1,6 +1,7 @@
 import type { DecisionRecord, DeletedUser, PendingDecision, RequestLogEntry, Store, UsageRow } from '../store/ports.ts';
 import type { Logger } from 'pino';
 import { BatchInterrupted, writeIsolating } from '../store/unwritable.ts';
+import { outsideRequests } from '../logger.ts';
 
 /** The batched logs whose records can be dropped as unwritable (the `log` label of vigil_records_dropped_total). */
 export type RecordLog = 'decision' | 'request';
@@ -96,10 +97,13 @@ export class Recorder {
     this.decisions.push(record);
     if (this.#decisionTimer === undefined && !this.#decisionsFailing) {
       // A timer runs in the next turn's timers phase: after this turn's answers are written (write-turn.ts).
-      this.#decisionTimer = setTimeout(() => {
-        this.#decisionTimer = undefined;
-        this.flushing = this.flushing.then(() => this.writeDecisions());
-      }, 0);
+      // Created outside the request's scope (src/logger.ts): the batch is many requests', its lines none's.
+      this.#decisionTimer = outsideRequests(() =>
+        setTimeout(() => {
+          this.#decisionTimer = undefined;
+          this.flushing = this.flushing.then(() => this.writeDecisions());
+        }, 0),
+      );
       this.#decisionTimer.unref();
     }
   }

@@ -141,7 +141,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
       } catch (err) {
         if (ctx.quotaKey) await deps.quota.release(ctx.quotaKey).catch(() => undefined);
         const mapped = toErrorBody(err, def.inputErrorCode);
-        if (mapped.unexpected) deps.logger.error({ reqId: req.id, err, operation: def.operation }, 'request failed');
+        if (mapped.unexpected) deps.logger.error({ err, operation: def.operation }, 'request failed');
         body = mapped.body as ErrorBody & Record<string, unknown>;
         code = mapped.body.code;
       }
@@ -151,7 +151,7 @@ export function registerEndpoint(app: FastifyInstance, def: EndpointDef, deps: E
         const seconds = (performance.now() - timing.startedAt) / 1000;
         deps.metrics.observe(def.operation, code, seconds);
         if (deps.logger.isLevelEnabled('debug')) {
-          deps.logger.debug({ reqId: req.id, operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: loggedUrl(req.url, req.query as Readonly<Record<string, unknown>>), ip: ctx.ip }, 'request');
+          deps.logger.debug({ operation: def.operation, code, ms: +(seconds * 1000).toFixed(3), url: loggedUrl(req.url, req.query as Readonly<Record<string, unknown>>), ip: ctx.ip }, 'request');
         }
         const t0 = performance.now();
         const out = renderEnvelope(body, { format: ctx.options.format, callback: ctx.options.callback, keyed: def.keyed ?? false });

@@ -4,6 +4,7 @@ import { errorBody, type ErrorCode } from './errors.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { answerHeaders, sendEnvelope, toErrorBody } from './reply.ts';
+import { requestScope } from '../logger.ts';
 
 const CORS = { 'access-control-allow-origin': '*' };
 
@@ -22,6 +23,16 @@ export function registerTransportHandlers(app: FastifyInstance, logger: Logger):
     if ((route.config as { corsInAnswer?: boolean } | undefined)?.corsInAnswer === true) return;
     const own = route.onRequest;
     route.onRequest = own === undefined ? [cors] : [cors, ...(Array.isArray(own) ? own : [own])];
+  });
+
+  // Every route's handler runs in its request's scope (src/logger.ts): what any module logs while the request is
+  // served, and after it awaits, carries the request's `reqId`. Entered around the handler rather than in a hook:
+  // the body has been read by then (stream events would have left the scope), and no hook is added to API methods.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function scoped(this: FastifyInstance, req, reply) {
+      return requestScope.run({ reqId: req.id }, () => handler.call(this, req, reply));
+    };
   });
 
   app.options('/*', { schema: { hide: true } }, (_req, reply) =>

@@ -1,6 +1,7 @@
 /**
- * The first start, as a newcomer meets it: the port is busy on the first try (the store and the first keys
- * are created before the server listens), then a start on a free port. The real server process throughout.
+ * The first start, as a newcomer meets it: `npm start` (the compiled build, as the README says) with the port
+ * busy on the first try (the store and the first keys are created before the server listens), then a start on
+ * a free port. The real server process throughout.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,14 +10,18 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureBuilt, ROOT } from '../helpers/build.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startServer, stop, type Running } from '../helpers/server-process.ts';
 
-/** Runs `serve` to its end (it is expected to fail); resolves with its exit code and output. */
+/** Runs `npm start` to its end (it is expected to fail); resolves with its exit code and output. */
 function serveUntilExit(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  ensureBuilt();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      // The card key startServer gives the later starts (no card key file left beside the temp DATA_DIR).
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', CARD_KEY: 'blackbox-card-key-0123456789abcdef01234567', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -64,7 +69,7 @@ describe('black box: a first start that fails after creating the store does not 
   });
 
   it('the next start on a free port prints the keys and they work', async () => {
-    s = await startServer({ DATA_DIR: dir });
+    s = await startServer({ DATA_DIR: dir }, true);
     const key = /live key: (svc_live_[A-Za-z0-9]+)/.exec(await printed(s, /live key:/))?.[1];
     assert.ok(key, s.output());
     const saved = JSON.parse(readFileSync(join(dir, 'bootstrap-keys.json'), 'utf8')) as { liveKey: string; shownAt?: string };
@@ -76,14 +81,14 @@ describe('black box: a first start that fails after creating the store does not 
 
   it('later starts name the file (not the keys) while it exists, and nothing once it is deleted', async () => {
     await stop(s);
-    s = await startServer({ DATA_DIR: dir });
+    s = await startServer({ DATA_DIR: dir }, true);
     const file = join(dir, 'bootstrap-keys.json');
     await printed(s, /are in /);
     assert.doesNotMatch(s.output(), /live key:|svc_live_/);
     assert.ok(s.output().includes(`the keys of account "default" are in ${file}`), s.output());
     await stop(s);
     rmSync(file);
-    s = await startServer({ DATA_DIR: dir });
+    s = await startServer({ DATA_DIR: dir }, true);
     assert.doesNotMatch(s.output(), /bootstrap-keys\.json|svc_live_/);
   });
 });

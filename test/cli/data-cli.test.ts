@@ -55,6 +55,20 @@ describe('vigil data', () => {
     for (const b of bundled) assert.ok(b.version !== '' && b.count > 0, JSON.stringify(b));
   });
 
+  it('tells its progress on stderr, one line per step when it is not a terminal (the report alone on stdout)', async () => {
+    const dir = feed({ 'list.txt': 'phish.example.com\n' });
+    mkdirSync(join(dir, 'disposable-domains'));
+    writeFileSync(join(dir, 'disposable-domains', 'list.txt'), 'throwaway.example\n');
+    const r = await vigil(['data', 'import', dir], { DATA_DIR: tempDir() });
+    assert.equal(ok<Imported[]>(r).length, 2);
+    const lines = r.stderr.trim().split('\n');
+    assert.match(lines[0] ?? '', /^vigil: importing dangerous-domains \(1 of 2\)$/);
+    assert.match(lines[1] ?? '', /^vigil: dangerous-domains \d{8}T\d{6}\d*Z: 1 records in \d+\.\d s$/);
+    assert.match(lines[2] ?? '', /^vigil: importing disposable-domains \(2 of 2\)$/);
+    assert.match(lines[3] ?? '', /^vigil: disposable-domains .*: 1 records in \d+\.\d s$/);
+    assert.doesNotMatch(r.stderr, /\r/, 'no bar drawn on a pipe');
+  });
+
   it('fails with a message (exit 1) on a directory without datasets or without valid domains', async () => {
     const DATA_DIR = tempDir();
     failed(await vigil(['data', 'import', tempDir()], { DATA_DIR }), /none of the dataset directories.*dangerous-domains/);

@@ -4,6 +4,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from '../helpers/free-port.ts';
 import { failed, tempDir, vigil } from '../helpers/cli-runner.ts';
 import { PG_BASE_URL } from '../store/pg-test-database.ts';
@@ -56,5 +58,29 @@ describe('start-up failures name the variable, the address and the fix', () => {
     // 192.0.2.1 (TEST-NET-1) is a valid address that no interface here has: nothing is sent, bind fails.
     const r = await vigil(['serve'], { DATA_DIR: tempDir(), PORT: String(await freePort()), HOST: '192.0.2.1' });
     failed(r, /^vigil: HOST: 192\.0\.2\.1 is not an address of this machine\. Set HOST to 0\.0\.0\.0/);
+  });
+
+  it('DATA_DIR an existing file: DATA_DIR, the path and the fix, with the other bad variables (not a bare EEXIST)', async () => {
+    const file = join(tempDir(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const r = await vigil(['serve'], { DATA_DIR: file, PORT: 'eighty' });
+    failed(r, /^vigil: Invalid configuration \(2 variables/);
+    assert.match(r.stderr, new RegExp(`DATA_DIR="${file}": is a file, not a directory; set DATA_DIR to a directory this user can write \\(it is created if missing\\)`));
+    assert.match(r.stderr, /PORT="eighty": /);
+    assert.doesNotMatch(r.stderr, /EEXIST/);
+    // Below a file too: the file is named.
+    const below = await vigil(['accounts', 'list'], { DATA_DIR: join(file, 'data') });
+    failed(below, new RegExp(`DATA_DIR="${file}/data": cannot be created: ${file} is a file, not a directory; set DATA_DIR`));
+  });
+
+  it('DATA_DIR on /proc (or /sys): fails at once, naming DATA_DIR, the path and the fix; nothing is written', { skip: !existsSync('/proc/self') }, async () => {
+    const started = Date.now();
+    const r = await vigil(['serve'], { DATA_DIR: '/proc', PORT: '0' });
+    failed(r, /^vigil: Invalid configuration \(1 variable; see README "Configuration"\):\n {2}DATA_DIR="\/proc": is on proc, the kernel's virtual files, not a disk; set DATA_DIR to a directory/);
+    const below = await vigil(['data', 'status'], { DATA_DIR: '/proc/vigil-data' });
+    failed(below, /DATA_DIR="\/proc\/vigil-data": would be on proc, the kernel's virtual files/);
+    if (existsSync('/sys/kernel')) failed(await vigil(['migrate'], { DATA_DIR: '/sys/kernel' }), /DATA_DIR="\/sys\/kernel": is on sysfs/);
+    // Fails before opening anything: three CLI starts well within the child timeout.
+    assert.ok(Date.now() - started < 25_000, `${Date.now() - started} ms`);
   });
 });
