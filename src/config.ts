@@ -40,7 +40,7 @@ function checkHost(raw: string): string | null {
   return null;
 }
 
-const EnvSchema = z
+const EnvFields = z
   .object({
     PORT: int(0, 65535, 8080),
     HOST: z.preprocess(
@@ -150,20 +150,56 @@ const EnvSchema = z
     DASHBOARD: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     DASHBOARD_SESSION_MINUTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(5).max(10_080).default(480)),
   })
-  .strip()
-  .superRefine((e, ctx) => {
-    if (e.WEBHOOK_LEASE_MS <= e.WEBHOOK_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must exceed WEBHOOK_TIMEOUT_MS (a slow send could otherwise be claimed by another instance too)' });
-    }
-    if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)' });
-    }
+  .strip();
+
+type EnvField = keyof typeof EnvFields.shape;
+type Issue = { name: string; message: string };
+
+/**
+ * Checks between variables. Each runs on the variables it reads as soon as those parse, whatever else is wrong,
+ * so that every problem is reported at once (a zod object refinement would only run once every field is valid).
+ */
+const CROSS_CHECKS: ReadonlyArray<{ reads: readonly EnvField[]; check: (v: Record<string, unknown>) => Issue | null }> = [
+  {
+    reads: ['WEBHOOK_LEASE_MS', 'WEBHOOK_TIMEOUT_MS'],
+    check: (v) => ((v.WEBHOOK_LEASE_MS as number) <= (v.WEBHOOK_TIMEOUT_MS as number)
+      ? { name: 'WEBHOOK_LEASE_MS', message: 'must exceed WEBHOOK_TIMEOUT_MS (a slow send could otherwise be claimed by another instance too)' }
+      : null),
+  },
+  {
+    reads: ['HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS'],
+    check: (v) => ((v.HEADERS_TIMEOUT_MS as number) > (v.REQUEST_TIMEOUT_MS as number)
+      ? { name: 'HEADERS_TIMEOUT_MS', message: 'must not exceed REQUEST_TIMEOUT_MS (the headers are part of the request)' }
+      : null),
+  },
+  {
     // One without the other would silently never download: say so at start.
-    if ((e.MAXMIND_ACCOUNT_ID === undefined) !== (e.MAXMIND_LICENSE_KEY === undefined)) {
-      const missing = e.MAXMIND_ACCOUNT_ID === undefined ? 'MAXMIND_ACCOUNT_ID' : 'MAXMIND_LICENSE_KEY';
-      ctx.addIssue({ code: 'custom', path: [missing], message: 'MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY go together (GeoLite2 downloads need both)' });
+    reads: ['MAXMIND_ACCOUNT_ID', 'MAXMIND_LICENSE_KEY'],
+    check: (v) => ((v.MAXMIND_ACCOUNT_ID === undefined) !== (v.MAXMIND_LICENSE_KEY === undefined)
+      ? {
+          name: v.MAXMIND_ACCOUNT_ID === undefined ? 'MAXMIND_ACCOUNT_ID' : 'MAXMIND_LICENSE_KEY',
+          message: 'MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY go together (GeoLite2 downloads need both)',
+        }
+      : null),
+  },
+];
+
+/** The cross-variable problems among the variables that parse on their own (a bad one is already reported). */
+function crossProblems(env: Record<string, string | undefined>): Issue[] {
+  const out: Issue[] = [];
+  for (const { reads, check } of CROSS_CHECKS) {
+    const values: Record<string, unknown> = {};
+    let parsedAll = true;
+    for (const name of reads) {
+      const r = EnvFields.shape[name].safeParse(env[name]);
+      if (!r.success) parsedAll = false;
+      else values[name] = r.data;
     }
-  });
+    const issue = parsedAll ? check(values) : null;
+    if (issue !== null) out.push(issue);
+  }
+  return out;
+}
 
 /** Linux file systems of the kernel's own virtual files (statfs f_type): never a place for data. */
 const VIRTUAL_FS: Readonly<Record<number, string>> = {
@@ -365,8 +401,9 @@ const SECRET_VALUE = /SECRET|TOKEN|PASSWORD|_URL$|_KEY$/;
 
 /** Parses the environment; throws one ConfigError naming every bad variable, its value (unless secret) and the fix. */
 export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
-  const parsed = EnvSchema.safeParse(env);
-  const issues = parsed.success ? [] : parsed.error.issues.map((i) => ({ name: i.path.join('.'), message: i.message }));
+  const parsed = EnvFields.safeParse(env);
+  const issues: Issue[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ name: i.path.join('.'), message: i.message }));
+  issues.push(...crossProblems(env));
   // Checked on the file system, beside zod's checks so that it is reported with them (an object-level
   // refinement only runs once every field is valid). The SQLite store must write there; PostgreSQL need not.
   const dataDir = dataDirProblem(env.DATA_DIR?.trim() ? env.DATA_DIR : './data', !env.DATABASE_URL?.trim());

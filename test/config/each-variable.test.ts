@@ -39,6 +39,8 @@ const BAD: Array<[string, string, RegExp]> = [
   ['DECISION_LOG_DAYS', '9999', /whole number from 0 to 3650/],
   ['POLICY_REFRESH_MS', '10', /whole number from 50/],
   ['WEBHOOK_WORKER', 'maybe', /on|off/],
+  ['WEBHOOK_TIMEOUT_MS', 'ten', /whole number/],
+  ['WEBHOOK_LEASE_MS', '5000', /must exceed WEBHOOK_TIMEOUT_MS/],
   ['WEBHOOK_ALLOW_PRIVATE', 'not a target!', /host:port, IP addresses or CIDR ranges/],
   ['NETWORK', 'maybe', /on|off/],
   ['DNS_SERVERS', 'resolver.local', /not an IP address with an optional port/],
@@ -53,7 +55,7 @@ const BAD: Array<[string, string, RegExp]> = [
   ['DASHBOARD_SESSION_MINUTES', '1', /5/],
 ];
 /** Read from disk when used (and refused then with their own message), or a pair already in BAD. */
-const CHECKED_WHEN_USED = new Set(['CARD_KEY_FILE', 'SEED_FILE', 'RDAP_ASN_BOOTSTRAP_FILE', 'CRAWLER_RANGES_FILE', 'DATA_SOURCES_FILE', 'RDAP_BOOTSTRAP_FILE']);
+const CHECKED_WHEN_USED = new Set(['CARD_KEY_FILE', 'SEED_FILE', 'RDAP_ASN_BOOTSTRAP_FILE', 'CRAWLER_RANGES_FILE', 'DATA_SOURCES_FILE', 'RDAP_BOOTSTRAP_FILE', 'DATA_IMPORT_DIR']);
 
 describe('bad variables one by one', () => {
   const base = { DATA_DIR: join(dir, 'data') };
@@ -81,5 +83,26 @@ describe('bad variables one by one', () => {
     const missing = [...names].filter((n) => !tried.has(n) && !CHECKED_WHEN_USED.has(n));
     assert.ok(names.size > 30, [...names].join(' '));
     assert.deepEqual(missing, []);
+  });
+});
+
+describe('every bad variable at once', () => {
+  it('reports the checks between variables beside a bad variable elsewhere', () => {
+    let message = '';
+    assert.throws(
+      () => loadConfig({ DATA_DIR: join(dir, 'data'), PORT: 'eighty', HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000', MAXMIND_LICENSE_KEY: 'abcdefgh12', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '5000' }),
+      (e: unknown) => e instanceof ConfigError && (message = e.message) !== '',
+    );
+    assert.match(message, /^Invalid configuration \(4 variables;/);
+    for (const says of [/PORT="eighty": /, /HEADERS_TIMEOUT_MS="40000": must not exceed REQUEST_TIMEOUT_MS/, /MAXMIND_ACCOUNT_ID: MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY go together/, /WEBHOOK_LEASE_MS="5000": must exceed WEBHOOK_TIMEOUT_MS/]) {
+      assert.match(message, says);
+    }
+  });
+
+  it('does not judge a pair when one of its variables is itself bad', () => {
+    let message = '';
+    assert.throws(() => loadConfig({ DATA_DIR: join(dir, 'data'), REQUEST_TIMEOUT_MS: 'soon', HEADERS_TIMEOUT_MS: '40000' }), (e: unknown) => e instanceof ConfigError && (message = e.message) !== '');
+    assert.match(message, /^Invalid configuration \(1 variable;/);
+    assert.match(message, /REQUEST_TIMEOUT_MS="soon"/);
   });
 });
