@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
-import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
+import type { IdentityHashes, IdentityScore, LabelType, NewScoring, VelocityQuery } from '../store/learning-ports.ts';
 import type { Store } from '../store/ports.ts';
 import { ruleKey } from '../intel/payment/prior.ts';
 import { LIMITS } from '../intel/payment/rules.ts';
@@ -256,7 +256,7 @@ export class PaymentService {
   }
 
   /** Stores a live scoring with its final score, then applies an outcome that was waiting for it. */
-  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<StoredScoring> {
+  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<void> {
     const ids = scored.identities;
     const scoring: NewScoring = {
       accountId: call.accountId,
@@ -275,14 +275,19 @@ export class PaymentService {
       dataVersions: scored.dataVersions,
       outcome: null,
     };
-    const stored = await this.deps.store.scorings.insert(scoring);
-    await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
+    if (this.deps.velocity.kind === 'store') {
+      // The windows are the rows themselves: the store may write this one in a group with the next few, and every
+      // read of the scorings (velocity included) sees it at once (sqlite/scoring-buffer.ts).
+      await this.deps.store.scorings.add(scoring);
+    } else {
+      const stored = await this.deps.store.scorings.insert(scoring);
+      await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
+    }
     // Feedback that came first (spec: "applied automatically when the transaction is scored"). Read after the
     // insert: feedback committing meanwhile on another instance either finds this scoring or is found here
     // (FeedbackService reads the scorings of a pending outcome again after its commit).
     const pending = input.transactionId === undefined ? null : await this.deps.store.outcomes.get(call.accountId, input.transactionId);
     if (pending) await this.deps.feedback.applyToScoring({ accountId: call.accountId, now: call.now, test: false, autoBlacklist: call.autoBlacklist }, pending.transactionId);
-    return stored;
   }
 
   private lists(index: BlacklistIndex, ids: TransactionIdentities, binCountry: string | null): ListSignal {

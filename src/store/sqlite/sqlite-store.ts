@@ -48,6 +48,11 @@ export interface SqliteStoreOptions {
    * saturated (`load`, the default, read-worker.ts), or always there (`worker`: tests of that path).
    */
   historyReads?: 'load' | 'worker';
+  /**
+   * Told when buffered payment scorings could not be written (they are tried again) or one was refused
+   * and dropped (sqlite/scoring-buffer.ts); default: a JSON line on stderr.
+   */
+  onScoringWriteFailure?: (err: unknown, detail: { rows: number; dropped: boolean }) => void;
 }
 
 /** Store on one local SQLite file (better-sqlite3): synchronous calls behind the async ports. */
@@ -84,6 +89,7 @@ export class SqliteStore implements Store {
   readonly #decisionStatements: StatementRunner;
   /** Where the reads of a scoring's history run. */
   readonly #reader: SnapshotReader;
+  readonly #scorings: SqliteScorings;
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ':memory:') preparePrivateFile(options.path);
@@ -132,12 +138,18 @@ export class SqliteStore implements Store {
       const worker = new WorkerReader(options.path, busyTimeoutMs);
       this.#reader = options.historyReads === 'worker' ? worker : new LoadReader(new LocalReader(this.#db), worker);
     }
-    this.scorings = new SqliteScorings(this.#db, this.#reader);
+    const scorings = new SqliteScorings(this.#db, this.#reader, options.onScoringWriteFailure && {
+      onError: (err, rows) => options.onScoringWriteFailure!(err, { rows, dropped: false }),
+      onDropped: (err) => options.onScoringWriteFailure!(err, { rows: 1, dropped: true }),
+    });
+    this.#scorings = scorings;
+    this.scorings = scorings;
     this.outcomes = new SqliteOutcomes(this.#db);
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
-    this.learning = new SqliteLearningWriter(this.#db);
-    this.console = new SqliteConsole(this.#db);
+    const flushScorings = () => scorings.flushSync();
+    this.learning = new SqliteLearningWriter(this.#db, flushScorings);
+    this.console = new SqliteConsole(this.#db, flushScorings);
   }
 
   migrate(): Promise<void> {
@@ -149,6 +161,7 @@ export class SqliteStore implements Store {
   }
 
   rekeyCardIdentities(rekey: CardRekey): Promise<number | null> {
+    this.#scorings.flushSync();
     return rekeySqliteCards(this.#db, this.#decisionStatements, rekey);
   }
 
@@ -163,7 +176,13 @@ export class SqliteStore implements Store {
     await this.#decisionFile?.connection.close();
     await this.#reader.close();
     return settle(() => {
-      if (this.#db.open) this.#db.close();
+      if (!this.#db.open) return;
+      try {
+        // Buffered scorings are written before the connection closes.
+        this.#scorings.close();
+      } finally {
+        this.#db.close();
+      }
     });
   }
 }
