@@ -62,13 +62,23 @@ function prepare(db: Database) {
 
 type Statements = ReturnType<typeof prepare>;
 
+/** The SQL of a group's read by its shape (column, then each member's distinct column): a few dozen shapes. */
+const velocityTexts = new Map<string, string>();
+
 /** The read of one identity's windows (`this` is the account id: a module function, no closure per scoring). */
 function velocityRead(this: string, group: VelocityGroup): ReadQuery {
-  // The newest VELOCITY_ROWS rows of the identity's range, read backwards along its (account, identity, scored_at) index.
-  const rows =
-    `SELECT ${velocityColumns(group.members.map((m) => m.query))} FROM payment_scorings ` +
-    `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${velocityFilter(group.byColumn)} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
-  const sql = `SELECT ${velocityGroupSelect(group)} FROM (${rows})`;
+  let shape = group.byColumn;
+  for (const m of group.members) shape += `|${m.query.distinctColumn ?? ''}`;
+  let sql = velocityTexts.get(shape);
+  if (sql === undefined) {
+    // The newest VELOCITY_ROWS rows of the identity's range, read backwards along its (account, identity, scored_at) index.
+    const rows =
+      `SELECT ${velocityColumns(group.members.map((m) => m.query))} FROM payment_scorings ` +
+      `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${velocityFilter(group.byColumn)} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
+    sql = `SELECT ${velocityGroupSelect(group)} FROM (${rows})`;
+    if (velocityTexts.size >= 1000) velocityTexts.clear();
+    velocityTexts.set(shape, sql);
+  }
   return { sql, params: [...group.members.map(sinceOf), this, group.hash, group.since] };
 }
 
