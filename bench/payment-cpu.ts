@@ -90,10 +90,12 @@ try {
     console.log(`${s.name.padEnd(6)} main p50 ${quantile(s.main, 0.5).toFixed(0)} [${s.main.map((x) => x.toFixed(0)).join(' ')}]  all p50 ${quantile(s.all, 0.5).toFixed(0)} [${s.all.map((x) => x.toFixed(0)).join(' ')}]  wall ${quantile(s.ms, 0.5).toFixed(3)}`);
   }
 } finally {
-  for (const s of servers) {
+  // Each DATA_DIR goes once its server has exited (it writes its held scorings and checkpoints on the way out).
+  await Promise.all(servers.map((s) => {
     s.agent.destroy();
+    const exited = new Promise((r) => s.child.once('exit', r));
     s.child.kill('SIGTERM');
-  }
-  await new Promise((r) => setTimeout(r, 1500));
+    return exited;
+  }));
   for (const s of servers) rmSync(s.dir, { recursive: true, force: true });
 }
