@@ -134,6 +134,12 @@ function placeKey(input: PaymentInput): string | null {
  */
 export class PaymentService {
   readonly #accountStats = new Map<string, { at: number; stats: Promise<AmountHistory | null> }>();
+  /**
+   * Keyed hashes of values many payments share and that name no one: BINs and coarse places (a few thousand
+   * of each at a busy shop). Each HMAC is worked out once. Nothing personal is kept here (an email domain can
+   * be one person's own).
+   */
+  readonly #sharedHashes = new Map<string, string>();
 
   constructor(private readonly deps: PaymentServiceDeps) {}
 
@@ -182,12 +188,12 @@ export class PaymentService {
     addEvidence(evidence, 'card', hashes.card, 'shared');
     addEvidence(evidence, 'ip', hashes.ip, 'shared');
     if (card !== null) {
-      addEvidence(evidence, 'card_bin', h.hash('card_bin', card.slice(0, 6)), 'shared');
-      if (card.length >= 8) addEvidence(evidence, 'card_bin', h.hash('card_bin', card.slice(0, 8)), 'shared');
+      addEvidence(evidence, 'card_bin', this.sharedHash('card_bin', card.slice(0, 6)), 'shared');
+      if (card.length >= 8) addEvidence(evidence, 'card_bin', this.sharedHash('card_bin', card.slice(0, 8)), 'shared');
     }
     return {
       hashes,
-      location: location === null ? null : h.hash('text', `location\u0000${location}`),
+      location: location === null ? null : this.sharedHash('text', `location\u0000${location}`),
       cardBin: bin,
       // Kept for the console's card search, as the decision log's masked card keeps it: the hash beside it is keyed
       // with the card key, which a copy of the data does not hold, so BIN + last four no longer lead to the number.
@@ -195,6 +201,18 @@ export class PaymentService {
       values: listValues(ip, email, phone, customer, bin === null ? null : card!.slice(0, 8)),
       evidence,
     };
+  }
+
+  /** The keyed hash of a value that names no one (a BIN, a coarse place), remembered (`#sharedHashes`). */
+  private sharedHash(type: 'card_bin' | 'text', value: string): string {
+    const key = `${type}\u0000${value}`;
+    let hash = this.#sharedHashes.get(key);
+    if (hash === undefined) {
+      hash = this.deps.hasher.hash(type, value);
+      if (this.#sharedHashes.size >= 20_000) this.#sharedHashes.clear();
+      this.#sharedHashes.set(key, hash);
+    }
+    return hash;
   }
 
   /** Scores one transaction; nothing is stored (see `record`). */
