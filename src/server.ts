@@ -27,6 +27,8 @@ export async function serve(config: Readonly<Config>): Promise<void> {
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     backgroundCheckpoint: { onFailure: (err) => logger.error({ err }, 'the WAL checkpoint worker failed; SQLite checkpoints in commits again') },
+    onScoringWriteFailure: (err, { rows, dropped }) =>
+      logger.error({ err, rows }, dropped ? 'a payment scoring cannot be written; dropped' : 'buffered payment scorings could not be written; will retry'),
   });
   const counters = await openCounters({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, redisCluster: config.redisCluster });
   // With REDIS_URL, payment velocity windows live in Redis too, shared by every instance.

@@ -188,6 +188,9 @@ export class Recorder {
   }
 
   private async writeBatch(): Promise<void> {
+    // Payment scorings the store holds back (sqlite/scoring-buffer.ts) go with the logs: a flush before a deletion
+    // or a test's look at the files finds them written. A failure is the store's to retry; the logs go on.
+    await this.store.scorings.flush().catch((err: unknown) => this.logger.error({ err }, 'failed to write buffered payment scorings; will retry'));
     const rows = [...this.usage.values()];
     const entries = this.log;
     this.usage = new Map();

@@ -11,9 +11,9 @@ import { UNKNOWN_FACTS } from '../intel/domain/network.ts';
 import { evaluateEmail } from '../intel/email/evaluate.ts';
 import { parseEmail } from '../intel/email/syntax.ts';
 import { parseIpInput } from '../intel/ip/address.ts';
-import { lookupIp } from '../intel/ip/lookup.ts';
+import { ipEssentials } from '../intel/ip/lookup.ts';
 import { ipRisk } from '../intel/ip/risk.ts';
-import { noContacts, type IpSources } from '../intel/ip/types.ts';
+import type { IpSources } from '../intel/ip/types.ts';
 import type { BinSignal, EmailSignal, IpSignal, PaymentInput, PaymentPlace, PhoneSignal, ReshipperSignal } from '../intel/payment/types.ts';
 import { evaluatePhone } from '../intel/phone/evaluate.ts';
 import { checkCountry, parsePhone } from '../intel/phone/parse.ts';
@@ -38,21 +38,15 @@ export interface LabelFlags {
 }
 
 // Payment scoring never waits on the network: the email check uses the domain lists but no DNS
-// (UNKNOWN_FACTS: mail records unknown, as when a resolver fails), and AS contacts are not looked up.
-const NO_MODULES: ReadonlySet<string> = new Set();
-
-/** A coordinate of the IP result (a string) as a number; null when absent. */
-function coordinate(v: unknown): number | null {
-  return typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
-}
+// (UNKNOWN_FACTS: mail records unknown, as when a resolver fails).
 
 function ipSignal(engines: PaymentEngines, sent: string, now: Date, fraudLabel: boolean): IpSignal {
   const parsed = parseIpInput(sent);
   if (!parsed.ok) {
     return { valid: false, bogon: false, isTor: false, isProxy: false, proxyType: null, isHosting: false, isRelay: false, isBot: false, risk: 0, country: null, latitude: null, longitude: null };
   }
-  const found = lookupIp(parsed.value, engines.ip, engines.countries, { lang: 'EN', modules: NO_MODULES, now, flagBaseUrl: '', contacts: noContacts });
-  const r = found.result;
+  // The address's country, coordinates and flags only: lookupIp's whole answer (names, postal code, AS facts) is not read here.
+  const found = ipEssentials(parsed.value, engines.ip);
   const s = found.security;
   // A fraud label on the address rates it high risk (spec "Identity label").
   const risk = fraudLabel ? Math.max(ipRisk(s).risk, FRAUD_LABEL_IP_RISK) : ipRisk(s).risk;
@@ -66,10 +60,15 @@ function ipSignal(engines: PaymentEngines, sent: string, now: Date, fraudLabel: 
     isRelay: s.isRelay,
     isBot: s.isBot,
     risk,
-    country: typeof r.countryCode === 'string' && r.countryCode !== '' ? r.countryCode : null,
-    latitude: coordinate(r.latitude),
-    longitude: coordinate(r.longitude),
+    country: found.countryCode !== null && found.countryCode !== '' ? found.countryCode : null,
+    latitude: finiteOrNull(found.latitude),
+    longitude: finiteOrNull(found.longitude),
   };
+}
+
+/** A coordinate of the record as a number; null when absent (as the IP answer's text reads back). */
+function finiteOrNull(v: number | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 /** Risk of an address carrying a fraud label (spec: "IP checks rate the IP high risk"). */

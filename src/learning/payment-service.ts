@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BlacklistIndex } from '../policy/blacklists/index.ts';
 import type { ListProbe } from '../policy/types.ts';
-import type { IdentityHashes, IdentityScore, LabelType, NewScoring, StoredScoring, VelocityQuery } from '../store/learning-ports.ts';
+import type { IdentityHashes, IdentityScore, LabelType, NewScoring, VelocityQuery } from '../store/learning-ports.ts';
 import { UserDeletedError, type Store } from '../store/ports.ts';
 import { VELOCITY_ROWS } from '../store/learning-rows.ts';
 import { ruleKey } from '../intel/payment/prior.ts';
@@ -145,6 +145,12 @@ function placeKey(input: PaymentInput): string | null {
  */
 export class PaymentService {
   readonly #accountStats = new Map<string, { at: number; stats: Promise<AmountHistory | null> }>();
+  /**
+   * Keyed hashes of values many payments share and that name no one: BINs and coarse places (a few thousand
+   * of each at a busy shop). Each HMAC is worked out once. Nothing personal is kept here (an email domain can
+   * be one person's own).
+   */
+  readonly #sharedHashes = new Map<string, string>();
 
   /** The usual rate of a BIN at an account (PF10033), by account and BIN, with the time it was read. */
   readonly #binUsual = new Map<string, { at: number; usual: number }>();
@@ -196,12 +202,12 @@ export class PaymentService {
     addEvidence(evidence, 'card', hashes.card, 'shared');
     addEvidence(evidence, 'ip', hashes.ip, 'shared');
     if (card !== null) {
-      addEvidence(evidence, 'card_bin', h.hash('card_bin', card.slice(0, 6)), 'shared');
-      if (card.length >= 8) addEvidence(evidence, 'card_bin', h.hash('card_bin', card.slice(0, 8)), 'shared');
+      addEvidence(evidence, 'card_bin', this.sharedHash('card_bin', card.slice(0, 6)), 'shared');
+      if (card.length >= 8) addEvidence(evidence, 'card_bin', this.sharedHash('card_bin', card.slice(0, 8)), 'shared');
     }
     return {
       hashes,
-      location: location === null ? null : h.hash('text', `location\u0000${location}`),
+      location: location === null ? null : this.sharedHash('text', `location\u0000${location}`),
       cardBin: bin,
       // Kept for the console's card search, as the decision log's masked card keeps it: the hash beside it is keyed
       // with the card key, which a copy of the data does not hold, so BIN + last four no longer lead to the number.
@@ -209,6 +215,18 @@ export class PaymentService {
       values: listValues(ip, email, phone, customer, bin === null ? null : card!.slice(0, 8)),
       evidence,
     };
+  }
+
+  /** The keyed hash of a value that names no one (a BIN, a coarse place), remembered (`#sharedHashes`). */
+  private sharedHash(type: 'card_bin' | 'text', value: string): string {
+    const key = `${type}\u0000${value}`;
+    let hash = this.#sharedHashes.get(key);
+    if (hash === undefined) {
+      hash = this.deps.hasher.hash(type, value);
+      if (this.#sharedHashes.size >= 20_000) this.#sharedHashes.clear();
+      this.#sharedHashes.set(key, hash);
+    }
+    return hash;
   }
 
   /** Scores one transaction; nothing is stored (see `record`). */
@@ -270,10 +288,10 @@ export class PaymentService {
   }
 
   /**
-   * Stores a live scoring with its final score, then applies an outcome that was waiting for it. Null when its
-   * customer was deleted (on any instance) after it was scored: nothing of it is stored.
+   * Stores a live scoring with its final score, then applies an outcome that was waiting for it. Nothing is stored
+   * when its customer was deleted (on any instance) after it was scored.
    */
-  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<StoredScoring | null> {
+  async record(call: ScoreCall, input: PaymentInput, scored: ScoredPayment, finalScore: number, ruleIds: string[]): Promise<void> {
     const ids = scored.identities;
     const scoring: NewScoring = {
       accountId: call.accountId,
@@ -292,20 +310,24 @@ export class PaymentService {
       dataVersions: scored.dataVersions,
       outcome: null,
     };
-    let stored: StoredScoring;
     try {
-      stored = await this.deps.store.scorings.insert(scoring);
+      if (this.deps.velocity.kind === 'store') {
+        // The windows are the rows themselves: the store may write this one in a group with the next few, and every
+        // read of the scorings (velocity included) sees it at once (sqlite/scoring-buffer.ts).
+        await this.deps.store.scorings.add(scoring);
+      } else {
+        const stored = await this.deps.store.scorings.insert(scoring);
+        await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
+      }
     } catch (err) {
-      if (err instanceof UserDeletedError) return null;
+      if (err instanceof UserDeletedError) return;
       throw err;
     }
-    await this.deps.velocity.record(stored).catch((err: unknown) => this.deps.logger.error({ err }, 'velocity record failed'));
     // Feedback that came first (spec: "applied automatically when the transaction is scored"). Read after the
     // insert: feedback committing meanwhile on another instance either finds this scoring or is found here
     // (FeedbackService reads the scorings of a pending outcome again after its commit).
     const pending = input.transactionId === undefined ? null : await this.deps.store.outcomes.get(call.accountId, input.transactionId);
     if (pending) await this.deps.feedback.applyToScoring({ accountId: call.accountId, now: call.now, test: false, autoBlacklist: call.autoBlacklist }, pending.transactionId);
-    return stored;
   }
 
   private lists(index: BlacklistIndex, ids: TransactionIdentities, binCountry: string | null): ListSignal {

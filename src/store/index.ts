@@ -16,6 +16,8 @@ export async function openStore(opts: {
   poolSize?: number;
   /** SQLite: WAL checkpoints on a worker thread (the server), told here if that worker fails. */
   backgroundCheckpoint?: { onFailure: (err: Error) => void };
+  /** SQLite: told when buffered payment scorings could not be written (sqlite/scoring-buffer.ts). */
+  onScoringWriteFailure?: (err: unknown, detail: { rows: number; dropped: boolean }) => void;
 }): Promise<Store> {
   // Failures name the variable, the address and the fix (src/ops/startup-errors.ts).
   const explain = (error: unknown): unknown => (opts.databaseUrl ? databaseError(opts.databaseUrl, error) : sqliteError(opts.dataDir, error));
@@ -26,6 +28,7 @@ export async function openStore(opts: {
       : new SqliteStore({
         path: join(opts.dataDir, 'vigil.db'),
         ...(opts.backgroundCheckpoint && { backgroundCheckpoint: true, onCheckpointFailure: opts.backgroundCheckpoint.onFailure }),
+        ...(opts.onScoringWriteFailure && { onScoringWriteFailure: opts.onScoringWriteFailure }),
       });
   } catch (error) {
     throw explain(error);

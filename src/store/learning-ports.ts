@@ -97,6 +97,14 @@ export const AMOUNT_HISTORY_ROWS = 10_000;
 
 export interface ScoringsPort {
   insert(scoring: NewScoring): Promise<StoredScoring>;
+  /**
+   * Stores a scoring without its id. The values are checked at once (a bad one rejects); the row may be
+   * written a few milliseconds later in a group with others (SQLite: sqlite/scoring-buffer.ts), but every
+   * read and change of this port, and of the store, sees it at once.
+   */
+  add(scoring: NewScoring): Promise<void>;
+  /** Writes what `add` holds back (shutdown, a user deletion, tests reading the files). */
+  flush(): Promise<void>;
   /** Scorings of one transaction id, oldest first. */
   byTransaction(accountId: string, transactionId: string): Promise<StoredScoring[]>;
   /** Answers each query (same order); exact counts over the stored rows. */

@@ -400,13 +400,22 @@ export interface CheckedVelocity {
 }
 
 export function velocityQueries(queries: readonly VelocityQuery[]): CheckedVelocity[] {
-  return queries.map((query) => ({
-    byColumn: velocityByColumn(query.by),
-    filter: velocityFilter(query.by),
-    hash: requiredString(query.hash, 'velocity hash'),
-    since: isoTimestamp(query.since),
-    distinctColumn: query.distinct === undefined ? null : distinctColumn(query.distinct),
-  }));
+  // A scoring asks about 20 windows that start at 6 different times: each time is checked once.
+  const times = new Map<string, string>();
+  return queries.map((query) => {
+    let since = times.get(query.since);
+    if (since === undefined) {
+      since = isoTimestamp(query.since);
+      times.set(query.since, since);
+    }
+    return {
+      byColumn: velocityByColumn(query.by),
+      filter: velocityFilter(query.by),
+      hash: requiredString(query.hash, 'velocity hash'),
+      since,
+      distinctColumn: query.distinct === undefined ? null : distinctColumn(query.distinct),
+    };
+  });
 }
 
 /**

@@ -525,6 +525,56 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
       });
     });
 
+    describe('scorings: add (stored without its id; SQLite writes it in a group a few ms later)', () => {
+      it('every read sees an added scoring at once: velocity (counts, distinct, BIN), histories, the transaction, outcomes', async () => {
+        const acct = uid('acct');
+        const ids = (customer: string, card: string): IdentityHashes => noIdentities({ customer, card, ip: 'ip-add' });
+        await store.scorings.insert(makeScoring(acct, { transactionId: 'add-0', scoredAt: at(-20), identities: ids('c-add', 'k-1'), amount: 10 }));
+        await store.scorings.add(makeScoring(acct, { transactionId: 'add-1', scoredAt: at(-10), identities: ids('c-add', 'k-2'), amount: 1 }));
+        await store.scorings.add(makeScoring(acct, { transactionId: 'add-2', scoredAt: at(-5), identities: ids('c-other', 'k-2'), amount: 2 }));
+        assert.deepEqual(await store.scorings.velocity(acct, [
+          { by: 'customer', hash: 'c-add', since: at(-60) },
+          { by: 'customer', hash: 'c-add', since: at(-60), distinct: 'card' },
+          { by: 'card', hash: 'k-2', since: at(-60), distinct: 'customer' },
+          { by: 'ip', hash: 'ip-add', since: at(-7) },
+          { by: 'bin', hash: '411111', since: at(-60), distinct: 'card' },
+        ]), [2, 2, 2, 1, 1]);
+        const customer = await store.scorings.amountStats(acct, 'USD', at(-60), 'c-add');
+        assert.equal(customer.count, 2);
+        assert.equal(customer.max, 10);
+        assert.equal((await store.scorings.amountStats(acct, 'USD', at(-60))).count, 3);
+        // Ids in the order the scorings were stored, whichever way.
+        const [first] = await store.scorings.byTransaction(acct, 'add-1');
+        const later = await store.scorings.insert(makeScoring(acct, { transactionId: 'add-1', scoredAt: at(-1), identities: ids('c-add', 'k-2') }));
+        const both = await store.scorings.byTransaction(acct, 'add-1');
+        assert.deepEqual(both.map((s) => s.id), [first!.id, later.id]);
+        assert.ok(first!.id < later.id);
+        assert.deepEqual({ ...first, id: 0 }, { ...makeScoring(acct, { transactionId: 'add-1', scoredAt: at(-10), identities: ids('c-add', 'k-2'), amount: 1 }), id: 0 });
+
+        await store.scorings.add(makeScoring(acct, { transactionId: 'add-3', scoredAt: at(-2), identities: ids('c-add', 'k-3') }));
+        assert.equal(await store.scorings.setOutcome(acct, 'add-3', 'chargeback', true), 1);
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-add', at(-60)), 1);
+        await store.scorings.add(makeScoring(acct, { transactionId: 'add-4', scoredAt: at(-1), identities: ids('c-gone', 'k-4') }));
+        assert.equal((await store.scorings.findByIdentity(acct, 'customer', 'c-gone')).length, 1);
+        await store.scorings.add(makeScoring(acct, { transactionId: 'add-5', scoredAt: at(-1), identities: ids('c-gone', 'k-5') }));
+        assert.equal(await store.scorings.deleteByIdentity(acct, 'customer', 'c-gone'), 2);
+        assert.deepEqual(await store.scorings.velocity(acct, [{ by: 'customer', hash: 'c-gone', since: at(-60) }]), [0]);
+        await store.scorings.flush();
+        assert.deepEqual(await store.scorings.velocity(acct, [{ by: 'ip', hash: 'ip-add', since: at(-60) }]), [5]);
+      });
+
+      it('a scoring whose outcome is known counts as fraud at once; a bad value rejects and stores nothing', async () => {
+        const acct = uid('acct');
+        await store.outcomes.put(makeOutcome(acct, 'known', { outcome: 'chargeback', fraud: true }));
+        await store.scorings.add(makeScoring(acct, { transactionId: 'known', identities: noIdentities({ customer: 'c-k' }), outcome: 'chargeback' }));
+        assert.equal(await store.scorings.countFraudSince(acct, 'customer', 'c-k', at(-60)), 1);
+        await assert.rejects(store.scorings.add(makeScoring(acct, { transactionId: 'bad', amount: -1, identities: noIdentities({ customer: 'c-k' }) })), RangeError);
+        await assert.rejects(store.scorings.add(makeScoring(acct, { transactionId: 'bad', scoredAt: 'yesterday' })), RangeError);
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'bad'), []);
+        assert.deepEqual(await store.scorings.velocity(acct, [{ by: 'customer', hash: 'c-k', since: at(-60) }]), [1]);
+      });
+    });
+
     describe('outcomes', () => {
       it('put, get, replace and delete one transaction’s record', async () => {
         const acct = uid('acct');

@@ -99,6 +99,20 @@ describe('SQLite reads on a worker thread', () => {
       assert.deepEqual(await reader.firstRows([COUNT]), [{ n: 1, last: 1 }]);
     }));
 
+  it('each SQL text goes to the worker once, then by number: texts in one call, in later calls, past 1,000 texts (the worker starts over)', () =>
+    withWorker(['a', 'b'], async (reader) => {
+      const nth = (i: number): ReadQuery => ({ sql: `SELECT ${i} AS i, count(*) AS n FROM t WHERE v <> ?`, params: ['b'] });
+      assert.deepEqual(await reader.firstRows([nth(1), nth(1), nth(2)]), [{ i: 1, n: 1 }, { i: 1, n: 1 }, { i: 2, n: 1 }]);
+      for (let i = 0; i < 1100; i += 100) {
+        const call = Array.from({ length: 100 }, (_, k) => nth(i + k));
+        const rows = await reader.firstRows<{ i: number; n: number }>([...call, nth(1)]);
+        assert.deepEqual(rows.map((r) => r?.i), [...call.map((_, k) => i + k), 1]);
+      }
+      // Calls of one turn travel in one message, a new text in each.
+      const together = await Promise.all([reader.firstRows([nth(5000)]), reader.firstRows([nth(5001), nth(5000)])]);
+      assert.deepEqual(together, [[{ i: 5000, n: 1 }], [{ i: 5001, n: 1 }, { i: 5000, n: 1 }]]);
+    }));
+
   it('close waits for the reads sent before it; reads after it reject', async () => {
     const { path, db } = database();
     const reader = new WorkerReader(path, 1000);

@@ -12,6 +12,7 @@ import { runStoreContract } from './store-contract.ts';
 import { runEventsContract } from './events-contract.ts';
 import { runPolicyContract } from './policy-contract.ts';
 import { runLearningContract } from './learning-contract.ts';
+import type { NewScoring } from '../../src/store/learning-ports.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vigil-sqlite-'));
 after(() => {
@@ -147,5 +148,62 @@ describe('SQLite migrations list', () => {
       MIGRATIONS.map((m) => m.version),
       MIGRATIONS.map((_, i) => i + 1),
     );
+  });
+});
+
+describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', () => {
+  const scoring = (accountId: string, i: number): NewScoring => ({
+    accountId, transactionId: `tx-${i}`, scoredAt: new Date(Date.UTC(2026, 0, 1, 12, 0, i)).toISOString(),
+    identities: { customer: `c-${i}`, user: null, email: null, emailDomain: null, phone: null, ip: 'ip-1', device: null, card: `k-${i}` },
+    cardBin: '411111', cardLast4: '1111', location: null, amount: 10, currency: 'EUR', score: 12.5, rules: ['PF10001'], features: ['f'],
+    ruleSet: 'payment-rules/2', dataVersions: {}, outcome: null,
+  });
+  const rowsOf = (path: string): number => {
+    const probe = new Database(path, { readonly: true });
+    try {
+      return probe.prepare<[], number>('SELECT count(*) FROM payment_scorings').pluck().get()!;
+    } finally {
+      probe.close();
+    }
+  };
+
+  it('another connection sees an added scoring once the group is written: after a few ms, at flush(), when 32 are held, at close()', async () => {
+    const path = join(root, 'buffer', 'vigil.db');
+    const store = new SqliteStore({ path });
+    await store.migrate();
+    await store.scorings.add(scoring('a', 0));
+    assert.equal(rowsOf(path), 0, 'held back');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(rowsOf(path), 1, 'written by the timer');
+    await store.scorings.add(scoring('a', 1));
+    await store.scorings.flush();
+    assert.equal(rowsOf(path), 2, 'written by flush()');
+    for (let i = 2; i < 2 + 31; i++) await store.scorings.add(scoring('a', i));
+    assert.equal(rowsOf(path), 2, '31 held');
+    await store.scorings.add(scoring('a', 33));
+    assert.equal(rowsOf(path), 34, 'a full group is written at once');
+    await store.scorings.add(scoring('a', 34));
+    await store.close();
+    assert.equal(rowsOf(path), 35, 'close() writes what is held');
+  });
+
+  it('a group that cannot be written (the file locked by another process) is kept and written once the lock is gone', async () => {
+    const path = join(root, 'buffer-locked', 'vigil.db');
+    const failures: Array<{ rows: number; dropped: boolean }> = [];
+    const store = new SqliteStore({ path, busyTimeoutMs: 20, onScoringWriteFailure: (_err, detail) => failures.push(detail) });
+    await store.migrate();
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    await store.scorings.add(scoring('b', 0));
+    await store.scorings.add(scoring('b', 1));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(failures, [{ rows: 2, dropped: false }]);
+    // A read that must see them fails as the write does, and keeps them too.
+    await assert.rejects(store.scorings.velocity('b', [{ by: 'ip', hash: 'ip-1', since: '2026-01-01T00:00:00.000Z' }]), /locked|busy/i);
+    other.exec('COMMIT');
+    other.close();
+    assert.deepEqual(await store.scorings.velocity('b', [{ by: 'ip', hash: 'ip-1', since: '2026-01-01T00:00:00.000Z' }]), [2]);
+    assert.equal(rowsOf(path), 2);
+    await store.close();
   });
 });

@@ -78,6 +78,40 @@ function timezoneOf(record: CityRecord | null, facts: CountryFacts | null, now: 
 /** The domain of an AS's registry email: the AS's `domain` (null without an email). */
 export const emailDomain = (email: string | null): string | null => (email === null ? null : (/@([^@\s>]+)$/.exec(email)?.[1]?.toLowerCase() ?? null));
 
+/** What payment scoring reads of an address (engine-signals.ts): its country, coordinates and security flags. */
+export interface IpEssentials {
+  countryCode: string | null;
+  latitude: number | undefined;
+  longitude: number | undefined;
+  security: SecurityBlock;
+}
+
+/**
+ * The country, coordinates and security flags `lookupIp` gives an address (without a User-Agent), and nothing else:
+ * no names, postal code, AS facts or answer object, which a payment scoring never reads.
+ */
+export function ipEssentials(addr: IpAddress, sources: IpSources): IpEssentials {
+  const bogon = addr.bogon !== null;
+  const record = bogon ? null : sources.city(addr.ip);
+  const asnRecord = bogon ? null : sources.asnOf(addr.ip);
+  const threats = sources.threats(addr.ip, asnRecord?.autonomous_system_number ?? null);
+  const crawler = sources.crawler(addr.ip);
+  return {
+    countryCode: record?.country?.iso_code ?? record?.registered_country?.iso_code ?? null,
+    latitude: record?.location?.latitude,
+    longitude: record?.location?.longitude,
+    security: {
+      isProxy: threats.isProxy,
+      proxyType: threats.proxyType,
+      isTor: threats.isTor,
+      isBot: crawler !== null,
+      isRelay: threats.isRelay,
+      isHosting: threats.isHosting,
+      blacklisted: false,
+    },
+  };
+}
+
 export function lookupIp(addr: IpAddress, sources: IpSources, countries: CountryData, opts: IpLookupOptions): IpLookup {
   const { lang, modules } = opts;
   const bogon = addr.bogon !== null;

@@ -101,6 +101,15 @@ export class PostgresScorings implements ScoringsPort {
     return storedScoring(values, bigintCount(id));
   }
 
+  /** Written at once: on PostgreSQL the velocity windows come from the rows or from Redis (recorded with the id). */
+  async add(scoring: NewScoring): Promise<void> {
+    await this.insert(scoring);
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async byTransaction(accountId: string, transactionId: string): Promise<StoredScoring[]> {
     const { rows } = await this.pool.query<ScoringRow>({ ...Q.byTransaction, values: [accountId, transactionId] });
     return rows.map(toScoring);

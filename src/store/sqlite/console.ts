@@ -95,7 +95,11 @@ export class SqliteConsole implements ConsolePort {
   #s: ReturnType<typeof prepare> | undefined;
   readonly #deleteUser: (username: string) => boolean;
 
-  constructor(private readonly db: Database) {
+  /** `flushScorings` writes the payment scorings buffered by the scorings port before a page reads them. */
+  constructor(
+    private readonly db: Database,
+    private readonly flushScorings: () => void = () => undefined,
+  ) {
     const del = db.transaction((username: string): boolean => {
       const gone = this.s.deleteUser.run(username).changes > 0;
       this.s.deleteSessionsOf.run(`user:${username}`);
@@ -191,17 +195,22 @@ export class SqliteConsole implements ConsolePort {
 
   scoreBands(accountId: string, from: string, to: string): Promise<{ low: number; medium: number; high: number }> {
     return settle(() => {
+      this.flushScorings();
       const r = this.s.scoreBands.get(accountId, isoTimestamp(from), isoTimestamp(to));
       return { low: r?.low ?? 0, medium: r?.medium ?? 0, high: r?.high ?? 0 };
     });
   }
 
   topRules(accountId: string, from: string, to: string, sample: number): Promise<Array<{ rule: string; n: number }>> {
-    return settle(() => this.s.topRules.all(accountId, isoTimestamp(from), isoTimestamp(to), sample));
+    return settle(() => {
+      this.flushScorings();
+      return this.s.topRules.all(accountId, isoTimestamp(from), isoTimestamp(to), sample);
+    });
   }
 
   payments(accountId: string, filter: { before?: number; limit: number; card?: { bin: string; last4?: string } }): Promise<PaymentRow[]> {
     return settle(() => {
+      this.flushScorings();
       const base = { account: accountId, before: filter.before ?? null, limit: Math.min(Math.max(1, Math.trunc(filter.limit)), 1000) };
       const rows = filter.card
         ? this.s.paymentsByCard.all({ ...base, bin: filter.card.bin, last4: filter.card.last4 ?? null })

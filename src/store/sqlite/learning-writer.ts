@@ -27,7 +27,11 @@ export class SqliteLearningWriter implements LearningWriter {
   #statements: ReturnType<typeof prepare> | undefined;
   readonly #run: (writes: CheckedLearningWrite[]) => void;
 
-  constructor(private readonly db: Database) {
+  /** `flushScorings` writes the payment scorings buffered by the scorings port first (a batch may set their outcome). */
+  constructor(
+    private readonly db: Database,
+    private readonly flushScorings: () => void = () => undefined,
+  ) {
     const run = db.transaction((writes: CheckedLearningWrite[]) => {
       const s = this.statements;
       for (const write of writes) {
@@ -64,7 +68,9 @@ export class SqliteLearningWriter implements LearningWriter {
     return settle(() => {
       // Everything is checked before the transaction starts: a bad last write leaves the database untouched.
       const checked = learningWrites(writes);
-      if (checked.length > 0) this.#run(checked);
+      if (checked.length === 0) return;
+      this.flushScorings();
+      this.#run(checked);
     });
   }
 }

@@ -24,6 +24,7 @@ import {
   velocityColumns,
 } from '../learning-rows.ts';
 import { type ReadQuery, type SnapshotReader, StatementCache } from './read-worker.ts';
+import { ScoringBuffer, type ScoringBufferOptions, scoringKey } from './scoring-buffer.ts';
 import { isoTimestamp, settle } from './values.ts';
 
 export const SCORING_COLUMNS =
@@ -48,6 +49,10 @@ function prepare(db: Database) {
         VALUES (${SCORING_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}, ${outcomeFraudSql((name) => names[name], '1', '0')})
         RETURNING id`)
       .pluck(),
+    // The buffer's writes (scoring-buffer.ts): no id read back, so SQLite runs the statement to its end.
+    insertRow: db.prepare<Record<string, unknown>>(`
+        INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
+        VALUES (${SCORING_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}, ${outcomeFraudSql((name) => names[name], '1', '0')})`),
     byTransaction: db.prepare<[string, string], ScoringRow>(
       `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND transaction_id = ? ORDER BY id`,
     ),
@@ -57,13 +62,23 @@ function prepare(db: Database) {
 
 type Statements = ReturnType<typeof prepare>;
 
+/** The SQL of a group's read by its shape (column, then each member's distinct column): a few dozen shapes. */
+const velocityTexts = new Map<string, string>();
+
 /** The read of one identity's windows (`this` is the account id: a module function, no closure per scoring). */
 function velocityRead(this: string, group: VelocityGroup): ReadQuery {
-  // The newest VELOCITY_ROWS rows of the identity's range, read backwards along its (account, identity, scored_at) index.
-  const rows =
-    `SELECT ${velocityColumns(group.members.map((m) => m.query))} FROM payment_scorings ` +
-    `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${group.filter} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
-  const sql = `SELECT ${velocityGroupSelect(group)} FROM (${rows})`;
+  let shape = `${group.byColumn}|${group.filter}`;
+  for (const m of group.members) shape += `|${m.query.distinctColumn ?? ''}`;
+  let sql = velocityTexts.get(shape);
+  if (sql === undefined) {
+    // The newest VELOCITY_ROWS rows of the identity's range, read backwards along its (account, identity, scored_at) index.
+    const rows =
+      `SELECT ${velocityColumns(group.members.map((m) => m.query))} FROM payment_scorings ` +
+      `WHERE account_id = ? AND ${group.byColumn} = ? AND scored_at >= ?${group.filter} ORDER BY scored_at DESC LIMIT ${VELOCITY_ROWS}`;
+    sql = `SELECT ${velocityGroupSelect(group)} FROM (${rows})`;
+    if (velocityTexts.size >= 1000) velocityTexts.clear();
+    velocityTexts.set(shape, sql);
+  }
   return { sql, params: [...group.members.map(sinceOf), this, group.hash, group.since] };
 }
 
@@ -81,6 +96,11 @@ export class SqliteScorings implements ScoringsPort {
   /** Statements of SQL texts built from closed maps only (identity lookups and deletions). */
   readonly #cached: StatementCache;
 
+  /** Scorings added and not written yet (`add`); every read here writes them first when it could see them. */
+  readonly #buffer: ScoringBuffer;
+
+  readonly #writeRows: (rows: readonly ScoringValues[]) => void;
+
   /**
    * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): for a file
    * store this connection, or a worker thread's while the event loop is saturated (read-worker.ts).
@@ -90,8 +110,61 @@ export class SqliteScorings implements ScoringsPort {
     private readonly reader: SnapshotReader,
     /** Whether one of these keyed hashes of the account was deleted at or after `since` (this process's deletions). */
     private readonly deletedSince: (accountId: string, hashes: ReadonlyArray<string | null>, since: string) => boolean = () => false,
+    failures: Pick<ScoringBufferOptions, 'onError' | 'onDropped'> = { onError: reportWriteError, onDropped: reportDropped },
   ) {
     this.#cached = new StatementCache(db);
+    const rows = db.transaction((batch: readonly ScoringValues[]) => {
+      const insert = this.statements.insertRow;
+      for (const values of batch) insert.run(insertBindings(values));
+    });
+    this.#writeRows = (batch) => rows.immediate(batch);
+    this.#buffer = new ScoringBuffer({ write: this.#writeRows, ...failures });
+  }
+
+  /**
+   * Writes the buffered scorings now. Everything else on this connection that reads or changes the scorings
+   * table and does not go through this port (the console's payment pages, feedback batches, card re-keying)
+   * calls it first.
+   */
+  flushSync(): void {
+    this.#buffer.flush();
+  }
+
+  flush(): Promise<void> {
+    return settle(() => this.#buffer.flush());
+  }
+
+  /** Stops the buffer's timer and writes what it holds (the store is closing). */
+  close(): void {
+    this.#buffer.stop();
+    this.#buffer.flush();
+  }
+
+  /** Writes the buffer first when it holds a row of (column, value) of the account. */
+  #flushFor(accountId: string, column: string, value: string): void {
+    if (this.#buffer.holds(scoringKey(accountId, column, value))) this.#buffer.flush();
+  }
+
+  /** Checked now (a bad value throws here); written with others within a few milliseconds (scoring-buffer.ts). */
+  add(scoring: NewScoring): Promise<void> {
+    return settle(() => {
+      this.#refuseDeleted(scoring);
+      const values = scoringValues(scoring);
+      // A scoring with its outcome already known is written at once: fraud counts read only written rows.
+      if (values.outcome !== null) {
+        this.#buffer.flush();
+        this.#writeRows([values]);
+      } else this.#buffer.add(values);
+    });
+  }
+
+  /**
+   * A scoring made before its customer's deletion and stored after it (the deletion ran meanwhile) is dropped. A
+   * scoring held in the buffer when a deletion starts is written by the deletion's flush and then deleted with the rest.
+   */
+  #refuseDeleted(scoring: NewScoring): void {
+    const { customer, user, email, phone } = scoring.identities;
+    if (this.deletedSince(scoring.accountId, [customer, user, email, phone], scoring.scoredAt)) throw new UserDeletedError('the scoring\'s customer was deleted after it was scored');
   }
 
   private get statements(): Statements {
@@ -101,10 +174,10 @@ export class SqliteScorings implements ScoringsPort {
 
   insert(scoring: NewScoring): Promise<StoredScoring> {
     return settle(() => {
-      // A scoring made before its customer's deletion and stored after it (the deletion ran meanwhile) is dropped.
-      const { customer, user, email, phone } = scoring.identities;
-      if (this.deletedSince(scoring.accountId, [customer, user, email, phone], scoring.scoredAt)) throw new UserDeletedError('the scoring\'s customer was deleted after it was scored');
+      this.#refuseDeleted(scoring);
       const values = scoringValues(scoring);
+      // Ids follow the order scorings were stored in.
+      this.#buffer.flush();
       const id = this.statements.insert.get(insertBindings(values));
       if (id === undefined) throw new Error('scoring insert did not return an id');
       return storedScoring(values, id);
@@ -112,12 +185,17 @@ export class SqliteScorings implements ScoringsPort {
   }
 
   byTransaction(accountId: string, transactionId: string): Promise<StoredScoring[]> {
-    return settle(() => this.statements.byTransaction.all(accountId, transactionId).map(toScoring));
+    return settle(() => {
+      this.#buffer.flush();
+      return this.statements.byTransaction.all(accountId, transactionId).map(toScoring);
+    });
   }
 
   async velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]> {
     const checked = velocityQueries(queries);
     if (checked.length === 0) return [];
+    // Exact windows: a buffered scoring of any identity asked for is written before the read.
+    if (this.#buffer.size > 0) for (const q of checked) this.#flushFor(accountId, q.byColumn, q.hash);
     // One statement per identity: its 1-hour, 1-day, 7-day and 30-day windows in one index range scan,
     // all of them from one snapshot.
     const groups = velocityGroups(checked);
@@ -135,6 +213,7 @@ export class SqliteScorings implements ScoringsPort {
 
   async countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number> {
     const column = identityColumn(by);
+    this.#flushFor(accountId, column, hash);
     const sql = `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = ? AND ${column} = ? AND scored_at >= ? AND outcome_fraud = 1`;
     const [row] = await this.reader.firstRows<{ n: number }>([{ sql, params: [accountId, hash, isoTimestamp(since)] }]);
     if (row === undefined) throw new Error('count query returned no row');
@@ -142,6 +221,9 @@ export class SqliteScorings implements ScoringsPort {
   }
 
   async amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
+    // A customer's history: written first when the buffer holds one of theirs; the account's: whenever it holds any.
+    if (customer === undefined) this.#buffer.flush();
+    else this.#flushFor(accountId, 'customer_hash', customer);
     const params: unknown[] = [accountId];
     const where = ['account_id = ?', 'amount IS NOT NULL'];
     // One customer's history is a few rows of the customer index; the unary + keeps SQLite from
@@ -171,18 +253,31 @@ export class SqliteScorings implements ScoringsPort {
     return settle(() => {
       const checked = paymentOutcome(outcome);
       if (typeof fraud !== 'boolean') throw new RangeError('fraud must be a boolean');
+      this.#buffer.flush();
       return this.statements.setOutcome.run(checked, fraud ? 1 : 0, accountId, transactionId).changes;
     });
   }
 
   findByIdentity(accountId: string, field: IdentityField, hash: string): Promise<StoredScoring[]> {
     return settle(() => {
+      this.#buffer.flush();
       const sql = `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ? ORDER BY id`;
       return this.#cached.get<ScoringRow>(sql).all(accountId, hash).map(toScoring);
     });
   }
 
   deleteByIdentity(accountId: string, field: IdentityField, hash: string): Promise<number> {
-    return settle(() => this.#cached.get(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes);
+    return settle(() => {
+      this.#buffer.flush();
+      return this.#cached.get(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes;
+    });
   }
+}
+
+function reportWriteError(err: unknown, rows: number): void {
+  process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: `${rows} buffered payment scorings could not be written; will retry`, err: String(err) })}\n`);
+}
+
+function reportDropped(err: unknown, row: ScoringValues): void {
+  process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: 'a payment scoring cannot be written; dropped', accountId: row.accountId, transactionId: row.transactionId, err: String(err) })}\n`);
 }

@@ -49,6 +49,11 @@ export interface SqliteStoreOptions {
    * saturated (`load`, the default, read-worker.ts), or always there (`worker`: tests of that path).
    */
   historyReads?: 'load' | 'worker';
+  /**
+   * Told when buffered payment scorings could not be written (they are tried again) or one was refused
+   * and dropped (sqlite/scoring-buffer.ts); default: a JSON line on stderr.
+   */
+  onScoringWriteFailure?: (err: unknown, detail: { rows: number; dropped: boolean }) => void;
 }
 
 /** Store on one local SQLite file (better-sqlite3): synchronous calls behind the async ports. */
@@ -86,6 +91,7 @@ export class SqliteStore implements Store {
   readonly #decisionStatements: StatementRunner;
   /** Where the reads of a scoring's history run. */
   readonly #reader: SnapshotReader;
+  readonly #scorings: SqliteScorings;
 
   constructor(options: SqliteStoreOptions) {
     if (options.path !== ':memory:') preparePrivateFile(options.path);
@@ -135,12 +141,18 @@ export class SqliteStore implements Store {
       this.#reader = options.historyReads === 'worker' ? worker : new LoadReader(new LocalReader(this.#db), worker);
     }
     this.deletedUsers = this.#deleted;
-    this.scorings = new SqliteScorings(this.#db, this.#reader, (accountId, hashes, since) => this.#deleted.has(accountId, hashes, since));
+    const scorings = new SqliteScorings(this.#db, this.#reader, (accountId, hashes, since) => this.#deleted.has(accountId, hashes, since), options.onScoringWriteFailure && {
+      onError: (err, rows) => options.onScoringWriteFailure!(err, { rows, dropped: false }),
+      onDropped: (err) => options.onScoringWriteFailure!(err, { rows: 1, dropped: true }),
+    });
+    this.#scorings = scorings;
+    this.scorings = scorings;
     this.outcomes = new SqliteOutcomes(this.#db);
     this.evidence = new SqliteEvidence(this.#db);
     this.model = new SqliteModel(this.#db);
-    this.learning = new SqliteLearningWriter(this.#db);
-    this.console = new SqliteConsole(this.#db);
+    const flushScorings = () => scorings.flushSync();
+    this.learning = new SqliteLearningWriter(this.#db, flushScorings);
+    this.console = new SqliteConsole(this.#db, flushScorings);
   }
 
   migrate(): Promise<void> {
@@ -152,6 +164,7 @@ export class SqliteStore implements Store {
   }
 
   rekeyCardIdentities(rekey: CardRekey): Promise<number | null> {
+    this.#scorings.flushSync();
     return rekeySqliteCards(this.#db, this.#decisionStatements, rekey);
   }
 
@@ -166,7 +179,13 @@ export class SqliteStore implements Store {
     await this.#decisionFile?.connection.close();
     await this.#reader.close();
     return settle(() => {
-      if (this.#db.open) this.#db.close();
+      if (!this.#db.open) return;
+      try {
+        // Buffered scorings are written before the connection closes.
+        this.#scorings.close();
+      } finally {
+        this.#db.close();
+      }
     });
   }
 }

@@ -34,6 +34,7 @@ export abstract class WorkerHost<Waiting, Reply extends { id: number }> {
   #worker: Worker | undefined;
   #nextId = 1;
   #closed = false;
+  #generation = 0;
 
   protected constructor(
     private readonly source: string,
@@ -49,6 +50,15 @@ export abstract class WorkerHost<Waiting, Reply extends { id: number }> {
 
   protected get closed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * The number of the running worker, starting one when none runs: a number not seen before means a new worker,
+   * which knows nothing that was sent to an earlier one.
+   */
+  protected get generation(): number {
+    this.#worker ??= this.#start();
+    return this.#generation;
   }
 
   /** Sends a request (its id is set here); `waiting` is answered or failed later. */
@@ -79,6 +89,7 @@ export abstract class WorkerHost<Waiting, Reply extends { id: number }> {
   }
 
   #start(): Worker {
+    this.#generation++;
     const worker = sqliteWorker(this.source, this.workerData);
     worker.unref();
     worker.on('message', (reply: Reply) => {
