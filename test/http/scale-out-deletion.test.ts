@@ -83,26 +83,32 @@ describe('deletion across two instances', { skip: SKIP_PG || SKIP_REDIS }, () =>
       // On A (and one scoring on B): a chargeback on the scored transaction, a new scoring, a chargeback that
       // comes before its transaction's scoring, and the kept user's chargeback. The deletion through B goes
       // `offset` ms after them (before them when negative), always before it answers.
-      let answered = Infinity;
-      const deletion = sleep(Math.max(0, offset)).then(() => pair.call(b, 'DELETE', '/account/users/delete', KEY, { value: user, type: 'user_id' })).then((r) => {
-        answered = Date.now();
+      const deletion = sleep(Math.max(0, offset)).then(() => pair.call(b, 'DELETE', '/account/users/delete', KEY, { value: user, type: 'user_id' }));
+      await sleep(Math.max(0, -offset));
+      let lastAnswer = 0;
+      const timed = <T>(p: Promise<T>) => p.then((r) => {
+        lastAnswer = Math.max(lastAnswer, Date.now());
         return r;
       });
-      await sleep(Math.max(0, -offset));
-      const sent = Date.now();
-      const racing = Promise.all([feedback(a, txs[0]!, user), score(a, txs[1]!, user), feedback(a, txs[2]!, user), score(b, txs[2]!, user), feedback(a, keptTx, kept)]);
+      const racing = Promise.all([feedback(a, txs[0]!, user), score(a, txs[1]!, user), feedback(a, txs[2]!, user), score(b, txs[2]!, user), feedback(a, keptTx, kept)].map(timed));
       const del = await deletion;
       assert.equal(del.status, 'success', JSON.stringify(del));
-      if (answered > sent) raced++;
       for (const r of await racing) assert.equal(r.status, 'success', JSON.stringify(r));
       await pair.a.app.recorder.flush();
       await pair.b.app.recorder.flush();
       const hash = a.app.learning.hasher.hash('customer_id', user);
-      // Calls sent after the deletion answered are new: they may store the user again (not asserted then).
-      if (answered > sent) assert.deepEqual(await leftOf(txs, hash), none, `round ${round} (the deletion ${offset} ms after the calls)`);
+      // The deletion's promise is about what was received before its last tombstone (docs/operations.md): a call
+      // that reached the server after it (while the deletion's second pass ran, or its answer was on its way) is
+      // new and may store the user again. Rounds whose calls had all been answered by then are asserted.
+      const lastTombstone = Number((await queryOnce<{ at: string }>(pair.db.url, `SELECT (extract(epoch FROM max(deleted_at)) * 1000)::float8 AS at FROM deleted_users WHERE account_id = '${ACCOUNT}' AND value_hash = '${hash}'`))[0]?.at);
+      assert.ok(Number.isFinite(lastTombstone), `round ${round}: the deletion left its tombstone`);
+      if (lastAnswer < lastTombstone) {
+        raced++;
+        assert.deepEqual(await leftOf(txs, hash), none, `round ${round} (the deletion ${offset} ms after the calls)`);
+      }
       const keptLeft = await leftOf([keptTx], a.app.learning.hasher.hash('customer_id', kept));
       assert.deepEqual({ scorings: keptLeft.scorings, outcomes: keptLeft.outcomes, listed: keptLeft.listed }, { scorings: 1, outcomes: 1, listed: 1 }, `round ${round}: the other user's records stay`);
     }
-    assert.ok(raced >= 6, `${raced} of 9 rounds raced the deletion`);
+    assert.ok(raced >= 2, `${raced} of 9 rounds had every racing call answered before the deletion's last tombstone`);
   });
 });
