@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { normalize } from '../src/intel/text/normalize.ts';
 import { compileSpeller, splitRunTogether, typosOf } from '../src/intel/text/spelling.ts';
 import { cuss } from 'cuss';
-import { englishDataset, englishRecommendedTransformers } from 'obscenity';
-import { CombinedPatternMatcher } from '../src/intel/text/pattern-matcher.ts';
+import { englishObscenityMatcher } from '../src/intel/text/pattern-matcher.ts';
 import { CUSS_STRONG_ANYWAY, SPELLING_KEYS_EN, SPELLING_PARTNERS_EN, SPELLING_SHORT_DROP_EN } from '../src/data/text-spelling.ts';
 
 const OUT = fileURLToPath(new URL('../src/data/text-spelling-ordinary.ts', import.meta.url));
@@ -48,13 +47,7 @@ export function ordinaryWords(dict: ReadonlySet<string>): string[] {
 
 /** cuss words rated 2 that are English dictionary words without an obscenity pattern inside (sorted). */
 export function cussEveryday(dict: ReadonlySet<string>): string[] {
-  const dataset = englishDataset.build();
-  const matcher = new CombinedPatternMatcher({
-    patterns: dataset.blacklistedTerms.map((t) => t.pattern),
-    whitelist: dataset.whitelistedTerms ?? [],
-    blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
-    whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
-  });
+  const matcher = englishObscenityMatcher();
   const keep = new Set(CUSS_STRONG_ANYWAY);
   return Object.entries(cuss)
     .filter(([w, r]) => r >= 2 && dict.has(w) && !keep.has(w) && matcher.findAll(w).length === 0)

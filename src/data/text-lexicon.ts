@@ -9,11 +9,10 @@
  *   prefixes, Arabic prefixes, and whitelists of words that only look bad.
  */
 import { cuss } from 'cuss';
-import { englishDataset, englishRecommendedTransformers } from 'obscenity';
 import { createRequire } from 'node:module';
 import { compileAbuse, type AbuseRules } from '../intel/text/abuse.ts';
 import { normalize } from '../intel/text/normalize.ts';
-import { CombinedPatternMatcher } from '../intel/text/pattern-matcher.ts';
+import { englishObscenityMatcher } from '../intel/text/pattern-matcher.ts';
 import { compileSpeller } from '../intel/text/spelling.ts';
 import { isCjk, tokenize } from '../intel/text/tokens.ts';
 import type { CjkTerm, LexEntry, Lexicon, PhraseEntry, Severity } from '../intel/text/types.ts';
@@ -178,13 +177,7 @@ function loadAbuseRules(): AbuseRules {
 /** Builds the lexicon (a few milliseconds; call once at start). */
 export function loadTextLexicon(): Lexicon {
   const b: Builder = { words: new Map(), phrases: new Map(), cjk: new Map() };
-  const dataset = englishDataset.build();
-  const matcher = new CombinedPatternMatcher({
-    patterns: dataset.blacklistedTerms.map((t) => t.pattern),
-    whitelist: dataset.whitelistedTerms ?? [],
-    blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
-    whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
-  });
+  const matcher = englishObscenityMatcher();
   const everyday = new Set(CUSS_EVERYDAY);
   for (const [word, rating] of Object.entries(cuss)) {
     // cuss rates 2 many everyday words (`dope`, `chug`, `yanks`, `chunky`, `welfare`): those are mild (CUSS_EVERYDAY).

@@ -5,7 +5,7 @@
  * single alternation, and the same transformers (confusables, leetspeak, case, repeated letters)
  * run once per text. Whitelisted terms (obscenity's) cancel the matches they cover.
  */
-import type { ParsedPattern, TransformerContainer, StatefulTransformer } from 'obscenity';
+import { englishDataset, englishRecommendedTransformers, type ParsedPattern, type TransformerContainer, type StatefulTransformer } from 'obscenity';
 import type { SubstringMatcher } from './types.ts';
 
 const UTF16 = new TextDecoder('utf-16le');
@@ -157,4 +157,15 @@ export class CombinedPatternMatcher implements SubstringMatcher {
     }
     return out.filter((m) => !allowed.some(([a, b]) => a <= m.start && m.end <= b));
   }
+}
+
+/** One matcher of obscenity's English dataset with its recommended transformers (the lexicon and the spelling list's generator). */
+export function englishObscenityMatcher(): CombinedPatternMatcher {
+  const dataset = englishDataset.build();
+  return new CombinedPatternMatcher({
+    patterns: dataset.blacklistedTerms.map((t) => t.pattern),
+    whitelist: dataset.whitelistedTerms ?? [],
+    blacklistTransformers: englishRecommendedTransformers.blacklistMatcherTransformers ?? [],
+    whitelistTransformers: englishRecommendedTransformers.whitelistMatcherTransformers ?? [],
+  });
 }
