@@ -176,7 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       accounts, store, counters, policy, learning, adminToken: config.adminToken, clock, logger, dataDir: config.dataDir, onAccountsChange: () => keys.clear(),
       sessions: new ConsoleSessions(store, accounts, deps.secret, clock, config.dashboardSessionMinutes),
       updates: new DataUpdates(store.console, {
-        dataDir: config.dataDir, sourcesFile: config.dataSourcesFile, importDir: config.dataImportDir, clock, logger, soleInstance: store.kind === 'sqlite',
+        dataDir: config.dataDir, sourcesFile: config.dataSourcesFile, maxmind: config.maxmind, importDir: config.dataImportDir, clock, logger, soleInstance: store.kind === 'sqlite',
       }),
     });
   }

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import { datasetSources, updateDataset } from '../data/import/update.ts';
+import { MAXMIND_EDITIONS, type MaxmindCredentials } from '../data/import/maxmind-download.ts';
 import type { ConsolePort, UpdateJob } from '../store/console-port.ts';
 
 export type { UpdateJob } from '../store/console-port.ts';
@@ -47,6 +48,8 @@ export class DataUpdates {
     private readonly opts: {
       dataDir: string | undefined;
       sourcesFile: string | undefined;
+      /** MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY: GeoLite2 editions then update from MaxMind, as `vigil data update` does. */
+      maxmind?: MaxmindCredentials | undefined;
       /** DATA_IMPORT_DIR: the only directory whose files an operator may import by path; unset, importing by path is off. */
       importDir: string | undefined;
       clock: () => Date;
@@ -71,7 +74,7 @@ export class DataUpdates {
   updatable(names: readonly string[]): string[] {
     return names.filter((n) => {
       try {
-        return datasetSources(n, this.opts.sourcesFile) !== null;
+        return datasetSources(n, this.opts.sourcesFile) !== null || (this.opts.maxmind !== undefined && MAXMIND_EDITIONS[n] !== undefined);
       } catch {
         return false;
       }
@@ -197,7 +200,7 @@ export class DataUpdates {
       return id;
     }
     say(`update of ${req.name} from ${source} started by ${req.actor}`);
-    updateDataset(dataDir, req.name, { sourcesFile: this.opts.sourcesFile, progress: say, ...(req.file && { from: req.file.path }) }).then(
+    updateDataset(dataDir, req.name, { sourcesFile: this.opts.sourcesFile, maxmind: this.opts.maxmind, progress: say, ...(req.file && { from: req.file.path }) }).then(
       (report) => {
         say(`imported version ${report.manifest.version}: ${report.manifest.count} records, ${report.rejected} rejected`);
         return finish('done', null);

@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -462,6 +464,35 @@ describe('dataset updates started by an operator', () => {
       const later = new DataUpdates(app.store.console, { dataDir: app.dir, sourcesFile: undefined, importDir: undefined, clock: () => new Date(Date.now() + STALE_UPDATE_MS + 1000), soleInstance: false });
       assert.equal((await later.job(fresh))?.state, 'interrupted');
     } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('console dataset updates with MaxMind credentials', () => {
+  it('GeoLite2 editions are updatable and their update goes to MaxMind with the credentials, as `vigil data update` does', async () => {
+    const app = await makeTestApp();
+    // A stand-in for download.maxmind.com that refuses the licence key: the job fails with MaxMind's answer.
+    const seen: string[] = [];
+    const maxmind = createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(401).end('invalid license key');
+    });
+    await new Promise<void>((r) => maxmind.listen(0, '127.0.0.1', r));
+    try {
+      const baseUrl = `http://127.0.0.1:${(maxmind.address() as AddressInfo).port}`;
+      const opts = { dataDir: app.dir, sourcesFile: undefined, importDir: undefined, clock: () => new Date(), soleInstance: true };
+      assert.deepEqual(new DataUpdates(app.store.console, opts).updatable(['geolite2-city', 'geolite2-asn']), []);
+      const updates = new DataUpdates(app.store.console, { ...opts, maxmind: { accountId: '123456', licenseKey: 'abcDEF123_mmk', baseUrl } });
+      assert.deepEqual(updates.updatable(['geolite2-city', 'geolite2-asn']), ['geolite2-city', 'geolite2-asn']);
+      const id = await updates.start({ name: 'geolite2-asn', actor: 'operator' });
+      await updates.idle();
+      const job = await updates.job(id);
+      assert.equal(job?.state, 'failed');
+      assert.match(job?.error ?? '', /HTTP 401 \(check MAXMIND_ACCOUNT_ID and MAXMIND_LICENSE_KEY\)/);
+      assert.ok(seen.some((l) => l.includes('GeoLite2-ASN') && l.includes(`Basic ${Buffer.from('123456:abcDEF123_mmk').toString('base64')}`)), seen.join('\n'));
+    } finally {
+      await new Promise((r) => maxmind.close(r));
       await app.close();
     }
   });
