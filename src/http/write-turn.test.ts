@@ -6,16 +6,26 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 describe('writeTurn', () => {
   it('releases every answer of a turn together, in one check-phase callback, never synchronously', async () => {
-    const order: string[] = [];
-    const first = writeTurn().then(() => order.push('answer 1'));
-    setImmediate(() => order.push('other callback'));
-    const second = writeTurn().then(() => order.push('answer 2'));
-    await Promise.resolve();
-    assert.deepEqual(order, []);
-    await Promise.all([first, second]);
-    await tick();
-    // Both answers went out before the next callback of the check phase: one group, one setImmediate.
-    assert.deepEqual(order, ['answer 1', 'answer 2', 'other callback']);
+    // The two calls must come within MAX_WAIT_MS of each other, else the second rightly writes the group at once
+    // (the third test): a pause between them (a collection, a first compilation on a busy machine) retries.
+    for (let attempt = 1; ; attempt++) {
+      const order: string[] = [];
+      const start = performance.now();
+      const first = writeTurn().then(() => order.push('answer 1'));
+      setImmediate(() => order.push('other callback'));
+      const second = writeTurn().then(() => order.push('answer 2'));
+      const within = performance.now() - start < 1;
+      await Promise.resolve();
+      const early = [...order];
+      await Promise.all([first, second]);
+      await tick();
+      if (!within && attempt < 5) continue;
+      assert.ok(within, 'five attempts each paused past a millisecond between two calls');
+      assert.deepEqual(early, []);
+      // Both answers went out before the next callback of the check phase: one group, one setImmediate.
+      assert.deepEqual(order, ['answer 1', 'answer 2', 'other callback']);
+      break;
+    }
   });
 
   it('starts a new group in the next turn', async () => {
