@@ -9,6 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { freePort } from '../test/helpers/free-port.ts';
 import { benchDataDir, quantile, serverStages, startProcess } from './lib.ts';
+import { luhnCheckDigit } from '../scripts/synth/cards.ts';
 
 const KEY = 'svc_live_bench0000000000000000long1';
 const HISTORY = Number(process.env.LONG_HISTORY ?? 5000);
@@ -18,13 +19,7 @@ const LONG_CARD = '4111111111111111';
 /** A Luhn-valid 16-digit card from a number. */
 function card(n: number): string {
   const body = `5${String(n).padStart(14, '0')}`;
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
+  return body + luhnCheckDigit(body);
 }
 
 const payment = (i: number, cardNumber: string) => ({

@@ -1,4 +1,5 @@
 /** Request sets shared by the benches: the IP bench's addresses and the payment bench's transactions. */
+import { luhnCheckDigit } from '../scripts/synth/cards.ts';
 
 /** 200 public addresses: every /8 of IPv4 that is not special, and IPv6 from big networks. */
 export function ipAddresses(): string[] {
@@ -25,13 +26,7 @@ export const CUSTOMER_POOL = 1_000_000;
 /** A Luhn-valid card number: one card per customer, as in real traffic. */
 function card(c: number): string {
   const body = `${['411111', '555555', '400005', '222300'][c % 4]}${String(c).padStart(9, '0')}`;
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
+  return body + luhnCheckDigit(body);
 }
 const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
