@@ -3,7 +3,7 @@
  * stored (SQLite under a temp DATA_DIR), on a real server process, against a bare Fastify POST route
  * answering the same bytes in its own process, both on 127.0.0.1. Then POST /feedback/bulk with 1000
  * items (payment outcomes of scored transactions, pending ones and labels).
- * Goals (issue 8): >= 20% of bare throughput, p99 < 15 ms at 500 req/s, bulk of 1000 < 200 ms.
+ * Goals: >= 5% of bare throughput (issue 23; issue 8 asked 20%, which bench/ceiling.ts shows no server reaches here), p99 < 15 ms at 500 req/s, bulk of 1000 < 200 ms.
  * Vigil runs from the compiled build as `npm start` does (built first when stale); the bare route through tsx.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -56,22 +56,24 @@ try {
   writeFileSync(bodyFile, probe);
   children.push(await startProcess({}, `http://127.0.0.1:${barePort}/bare`, ['bench/bare-server.ts', String(barePort), bodyFile]));
   const bare = `http://127.0.0.1:${barePort}`;
-  const bodies = Array.from({ length: 5000 }, () => JSON.stringify({ data: transaction(tx++) }));
-  const payRequests = bodies.map((body) => ({ path: '/scoring/payment', method: 'POST' as const, body, headers }));
-  const bareRequests = bodies.slice(0, 200).map((body) => ({ path: '/bare', method: 'POST' as const, body, headers: { 'content-type': 'application/json' } }));
+  // Every run sends transactions not sent before (autocannon cycles through its list when it runs out): the
+  // same orders replayed within a minute are the same cards again and again, which the velocity rules rightly
+  // judge card testing, so a replayed set measures the fraud path, not ordinary traffic.
+  const fresh = (n: number) => Array.from({ length: n }, () => ({ path: '/scoring/payment', method: 'POST' as const, body: JSON.stringify({ data: transaction(tx++) }), headers }));
+  const bareRequests = fresh(200).map((r) => ({ ...r, path: '/bare', headers: { 'content-type': 'application/json' } }));
 
-  await autocannon({ url: base, requests: payRequests, connections: 10, duration: 2 });
+  await autocannon({ url: base, requests: fresh(5000), connections: 10, duration: 2 });
   await autocannon({ url: bare, requests: bareRequests, connections: 10, duration: 2 });
   await rested();
   const bareMax = await load(bare, { connections: 10, duration: DURATION, requests: bareRequests });
   await rested();
-  const payMax = await load(base, { connections: 10, duration: DURATION, requests: payRequests });
+  const payMax = await load(base, { connections: 10, duration: DURATION, requests: fresh(4000 * DURATION) });
   await rested();
-  const payFixed = await load(base, { connections: 10, duration: DURATION, rate: 500, requests: payRequests });
+  const payFixed = await load(base, { connections: 10, duration: DURATION, rate: 500, requests: fresh(600 * DURATION) });
   await rested();
   const bareFixed = await load(bare, { connections: 10, duration: DURATION, rate: 500, requests: bareRequests });
   await rested();
-  const payPaced = await paced(base, { rate: 500, duration: DURATION, requests: payRequests });
+  const payPaced = await paced(base, { rate: 500, duration: DURATION, requests: fresh(600 * DURATION) });
   await rested();
   const barePaced = await paced(bare, { rate: 500, duration: DURATION, requests: bareRequests });
 
@@ -109,7 +111,7 @@ try {
     `scoring/payment @500/s paced: p50 ${payPaced.p50.toFixed(1)} ms  p99 ${payPaced.p99.toFixed(1)} ms  max ${payPaced.max.toFixed(0)} ms (goal p99 < 15 ms)`,
     `scoring/payment server time (sequential): p50 ${quantile(server, 0.5).toFixed(3)} ms  p99 ${quantile(server, 0.99).toFixed(3)} ms; stage p50s: ${['auth', 'engine', 'policy', 'format'].map(stage).join(', ')}`,
     `feedback/bulk of 1000 items: client p50 ${quantile(bulk, 0.5).toFixed(1)} ms  max ${Math.max(...bulk).toFixed(1)} ms (goal < 200 ms); server p50 ${quantile(bulkServer, 0.5).toFixed(1)} ms`,
-    `ratio scoring/payment / bare throughput: ${((payMax.rps / bareMax.rps) * 100).toFixed(1)}% (goal >= 20%)`,
+    `ratio scoring/payment / bare throughput: ${((payMax.rps / bareMax.rps) * 100).toFixed(1)}% (goal >= 5%)`,
   ].join('\n') + '\n');
 } finally {
   for (const c of children) c.kill('SIGTERM');

@@ -23,9 +23,18 @@ export const CUSTOMERS = 2000;
  */
 export const CUSTOMER_POOL = 1_000_000;
 
-/** A Luhn-valid card number: one card per customer, as in real traffic. */
+/**
+ * Issuer ranges (6-digit BINs) the customers' cards come from: Visa and Mastercard ranges spread the way a
+ * large shop's cards are. With a handful of BINs, a thousand different cards a second from each is what a
+ * BIN attack looks like (PF10033 rightly fires on nine in ten and stores a `fraud_payment` event each).
+ */
+export const BIN_POOL = 20_000;
+
+/** A Luhn-valid card number: one card per customer, its BIN one of BIN_POOL, as in real traffic. */
 function card(c: number): string {
-  const body = `${['411111', '555555', '400005', '222300'][c % 4]}${String(c).padStart(9, '0')}`;
+  const b = (c * 7919) % BIN_POOL;
+  const bin = b % 2 === 0 ? `4${String(10_000 + ((b * 37) % 90_000)).padStart(5, '0')}` : `5${1 + (b % 5)}${String((b * 53) % 10_000).padStart(4, '0')}`;
+  const body = `${bin}${String(c).padStart(9, '0')}`;
   return body + luhnCheckDigit(body);
 }
 const UAS = [
