@@ -50,6 +50,39 @@ function scoredMs(s: StoredScoring): number {
   return ms;
 }
 
+/**
+ * record() as one script: for each key, its member added (ZADD, or ZADD GT when the flag is '1'), members older than
+ * the cutoff trimmed, and the key's expiry renewed. ARGV: scored ms, cutoff (exclusive, '(ms'), TTL seconds, then
+ * member and GT flag of each key in KEYS order. Atomic as the MULTI it replaces, and one command instead of three
+ * per key (a scoring touches about twenty keys): the client builds and parses one reply, not sixty.
+ */
+const RECORD_SCRIPT = `
+local ms, cutoff, ttl = ARGV[1], ARGV[2], ARGV[3]
+for i, key in ipairs(KEYS) do
+  if ARGV[3 + i * 2] == '1' then
+    redis.call('ZADD', key, 'GT', ms, ARGV[2 + i * 2])
+  else
+    redis.call('ZADD', key, ms, ARGV[2 + i * 2])
+  end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
+  redis.call('EXPIRE', key, ttl)
+end
+return #KEYS`;
+
+/** velocity() as one script: ZCOUNT of each key from its ARGV (ms, inclusive) to +inf, in KEYS order. */
+const COUNT_SCRIPT = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  out[i] = redis.call('ZCOUNT', key, ARGV[i], '+inf')
+end
+return out`;
+
+/** The two scripts as commands of the client (ioredis sends EVALSHA, and the script itself once Redis lacks it). */
+interface VelocityScripts {
+  vigilVelocityRecord(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<unknown>;
+  vigilVelocityCount(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<unknown>;
+}
+
 async function run(batch: ChainableCommander, what: string): Promise<unknown[]> {
   const replies = await batch.exec();
   if (replies === null) throw new Error(`Redis ${what} was aborted`);
@@ -73,8 +106,9 @@ async function run(batch: ChainableCommander, what: string): Promise<unknown[]> 
  *   together (ZADD GT, so a replayed older scoring never moves it back). `velocity({by, hash, since,
  *   distinct})` is ZCOUNT since..+inf: the distinct values seen with it since `since`. Another pair throws.
  *
- * Each record() is one MULTI: the ZADDs, a ZREMRANGEBYSCORE dropping members older than 31 days before the
- * scoring, and an EXPIRE of 31 days on every key touched (so an idle identity's keys disappear).
+ * Each record() is one script (RECORD_SCRIPT, atomic as a MULTI): the ZADDs, a ZREMRANGEBYSCORE dropping members older
+ * than 31 days before the scoring, and an EXPIRE of 31 days on every key touched (so an idle identity's keys
+ * disappear). A scoring's reads are one script of ZCOUNTs (COUNT_SCRIPT).
  */
 export class RedisVelocity {
   readonly kind = 'redis' as const;
@@ -87,6 +121,12 @@ export class RedisVelocity {
     this.#prefix = options.prefix ?? REDIS_PREFIX;
     this.#tagged = options.hashTags ?? options.cluster ?? false;
     this.#redis = openRedis(options.url, options.commandTimeoutMs, options.cluster);
+    this.#redis.defineCommand('vigilVelocityRecord', { lua: RECORD_SCRIPT });
+    this.#redis.defineCommand('vigilVelocityCount', { lua: COUNT_SCRIPT });
+  }
+
+  get #scripts(): VelocityScripts {
+    return this.#redis as unknown as VelocityScripts;
   }
 
   #count(accountId: string, field: VelocityBy, hash: string): string {
@@ -121,20 +161,23 @@ export class RedisVelocity {
     const writes = this.recordWrites(s);
     if (writes.length === 0) return;
     const ms = scoredMs(s);
-    const cutoff = `(${ms - WINDOW_MS}`;
-    const batch = this.#redis.multi();
-    for (const { key, member, gt } of writes) {
-      if (gt) batch.zadd(key, 'GT', ms, member);
-      else batch.zadd(key, ms, member);
-      batch.zremrangebyscore(key, '-inf', cutoff).expire(key, VELOCITY_TTL_SECONDS);
-    }
-    await run(batch, 'velocity record');
+    const args: Array<string | number> = new Array<string | number>(writes.length * 3 + 3);
+    writes.forEach((w, i) => {
+      args[i] = w.key;
+      args[writes.length + 3 + i * 2] = w.member;
+      args[writes.length + 4 + i * 2] = w.gt ? '1' : '0';
+    });
+    args[writes.length] = ms;
+    args[writes.length + 1] = `(${ms - WINDOW_MS}`;
+    args[writes.length + 2] = VELOCITY_TTL_SECONDS;
+    await this.#scripts.vigilVelocityRecord(writes.length, ...args);
   }
 
   /** Answers each query (same order): scorings, or distinct other values, since `since` (inclusive). */
   async velocity(accountId: string, queries: readonly VelocityQuery[]): Promise<number[]> {
     if (queries.length === 0) return [];
-    const batch = this.#redis.pipeline();
+    const keys: string[] = [];
+    const sinces: number[] = [];
     for (const q of queries) {
       const since = Date.parse(q.since);
       if (!Number.isFinite(since)) throw new RangeError(`velocity query has an unreadable since: ${q.since}`);
@@ -147,10 +190,12 @@ export class RedisVelocity {
         }
         key = this.#distinct(accountId, q.by, q.hash, q.distinct);
       }
-      batch.zcount(key, since, '+inf');
+      keys.push(key);
+      sinces.push(since);
     }
-    const replies = await run(batch, 'velocity query');
-    return replies.map((v) => {
+    const replies = await this.#scripts.vigilVelocityCount(keys.length, ...keys, ...sinces);
+    if (!Array.isArray(replies) || replies.length !== keys.length) throw new Error(`unexpected velocity reply: ${String(replies)}`);
+    return replies.map((v: unknown) => {
       if (typeof v !== 'number') throw new Error(`unexpected ZCOUNT reply: ${String(v)}`);
       return v;
     });
