@@ -236,12 +236,16 @@ export class PaymentService {
 
     // The history reads go out first: on a busy SQLite server they run on another thread
     // (sqlite/read-worker.ts), on PostgreSQL in its server, while this one reads the labels and runs the engines.
+    const fraudBy = ids.hashes.customer !== null ? 'customer' : ids.hashes.email !== null ? 'email' : null;
+    const customerAmounts = input.amount !== undefined && ids.hashes.customer !== null;
     const history = Promise.all([
       this.velocity(call.accountId, ids, call.now, input.amount),
-      ids.hashes.customer === null && ids.hashes.email === null
-        ? Promise.resolve(0)
-        : store.scorings.countFraudSince(call.accountId, ids.hashes.customer !== null ? 'customer' : 'email', (ids.hashes.customer ?? ids.hashes.email)!, isoBefore(call.now, 30 * DAY)),
-      this.amounts(call, input, ids),
+      // The customer's fraud count and amounts in one read (one statement on PostgreSQL).
+      store.scorings.history(call.accountId, {
+        fraud: fraudBy === null ? null : { by: fraudBy, hash: ids.hashes[fraudBy]!, since: isoBefore(call.now, 30 * DAY) },
+        amounts: customerAmounts ? { currency: input.currency ?? null, since: isoBefore(call.now, CUSTOMER_HISTORY_DAYS * DAY), customer: ids.hashes.customer! } : null,
+      }),
+      input.amount === undefined ? Promise.resolve(null) : this.accountStats(call, input.currency ?? null, isoBefore(call.now, ACCOUNT_HISTORY_DAYS * DAY)),
     ]);
     // Awaited below; if the label read fails first, this failure must not go unhandled meanwhile.
     history.catch(ignore);
@@ -251,7 +255,11 @@ export class PaymentService {
       emailFraud: typeEvidence(scores, ids, 'email') >= FRAUD_LABEL_THRESHOLD,
       phoneFraud: typeEvidence(scores, ids, 'phone') >= FRAUD_LABEL_THRESHOLD,
     });
-    const [velocity, fraud30d, amounts] = await history;
+    const [velocity, past, accountAmounts] = await history;
+    const fraud30d = past.fraud;
+    const amounts: PaymentSignals['amounts'] = input.amount === undefined
+      ? { customer: null, account: null }
+      : { customer: past.amounts !== null && past.amounts.count > 0 ? past.amounts : null, account: accountAmounts };
     const labels = { customer: groupEvidence(scores, ids, 'customer'), shared: groupEvidence(scores, ids, 'shared'), customerFraud30d: fraud30d };
     const signals: PaymentSignals = {
       now: call.now,
@@ -411,16 +419,6 @@ export class PaymentService {
       }
     }
     return out;
-  }
-
-  private async amounts(call: ScoreCall, input: PaymentInput, ids: TransactionIdentities): Promise<PaymentSignals['amounts']> {
-    if (input.amount === undefined) return { customer: null, account: null };
-    const currency = input.currency ?? null;
-    const customerHash = ids.hashes.customer;
-    const customer = customerHash === null
-      ? Promise.resolve(null)
-      : this.deps.store.scorings.amountStats(call.accountId, currency, isoBefore(call.now, CUSTOMER_HISTORY_DAYS * DAY), customerHash).then((s) => (s.count > 0 ? s : null));
-    return { customer: await customer, account: await this.accountStats(call, currency, isoBefore(call.now, ACCOUNT_HISTORY_DAYS * DAY)) };
   }
 
   private accountStats(call: ScoreCall, currency: string | null, since: string): Promise<AmountHistory | null> {

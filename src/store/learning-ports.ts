@@ -80,6 +80,17 @@ export interface VelocityQuery {
 }
 
 /** History of amounts (same currency) for PF10016/PF10019: count, mean and standard deviation of ln(1 + amount). */
+/** The question of ScoringsPort.history. */
+export interface ScoringHistoryQuery {
+  fraud: { by: IdentityField; hash: string; since: string } | null;
+  amounts: { currency: string | null; since: string; customer: string } | null;
+}
+
+export interface ScoringHistory {
+  fraud: number;
+  amounts: AmountStats | null;
+}
+
 export interface AmountStats {
   count: number;
   meanLog: number;
@@ -117,6 +128,12 @@ export interface ScoringsPort {
    * AMOUNT_HISTORY_ROWS): the read stays bounded however busy the account is.
    */
   amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit?: number): Promise<AmountStats>;
+  /**
+   * What a payment scoring reads of its customer's past besides the velocity windows, in one call (one statement on
+   * PostgreSQL, one snapshot on SQLite): `fraud` as countFraudSince, `amounts` as amountStats of one customer. A part
+   * asked as null is answered 0 or null without a read.
+   */
+  history(accountId: string, query: ScoringHistoryQuery): Promise<ScoringHistory>;
   /** Writes the outcome on every scoring of the transaction id; returns how many scorings were updated. */
   setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number>;
   /** Scorings where any of the given identity fields equals its hash (deletion and replay). */

@@ -470,6 +470,39 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
         await assert.rejects(store.scorings.amountStats(acct, 'USD', at(-1000), undefined, 0), /positive integer/);
       });
 
+      it('history answers the fraud count and one customer\'s amounts in one call, as countFraudSince and amountStats do', async () => {
+        const acct = uid('acct');
+        const row = (tx: string, minutes: number, amount: number | null, currency: string | null, customer: string, email: string) =>
+          store.scorings.insert(makeScoring(acct, { transactionId: tx, scoredAt: at(minutes), amount, currency, identities: noIdentities({ customer, email }) }));
+        await row('h1', -30, 10, 'USD', 'hc', 'he');
+        await row('h2', -20, 200, 'USD', 'hc', 'he');
+        await row('h3', -10, 35, 'EUR', 'hc', 'other');
+        await row('h4', -5, 80, 'USD', 'someone', 'he');
+        await store.scorings.setOutcome(acct, 'h2', 'chargeback', true);
+        await store.scorings.setOutcome(acct, 'h4', 'fraud_confirmed', true);
+        const since = at(-1000);
+        for (const [by, hash] of [['customer', 'hc'], ['email', 'he'], ['customer', 'nobody']] as const) {
+          for (const currency of ['USD', 'EUR', null]) {
+            const both = await store.scorings.history(acct, { fraud: { by, hash, since }, amounts: { currency, since, customer: 'hc' } });
+            assert.deepEqual(both, {
+              fraud: await store.scorings.countFraudSince(acct, by, hash, since),
+              amounts: await store.scorings.amountStats(acct, currency, since, 'hc'),
+            }, `${by} ${hash} ${currency}`);
+          }
+        }
+        assert.deepEqual(await store.scorings.history(acct, { fraud: { by: 'email', hash: 'he', since }, amounts: null }), { fraud: 2, amounts: null });
+        const amountsOnly = await store.scorings.history(acct, { fraud: null, amounts: { currency: 'USD', since, customer: 'hc' } });
+        assert.equal(amountsOnly.fraud, 0);
+        assert.equal(amountsOnly.amounts?.count, 2);
+        assert.equal(amountsOnly.amounts?.max, 200);
+        assert.deepEqual(await store.scorings.history(acct, { fraud: null, amounts: null }), { fraud: 0, amounts: null });
+        // The windows hold: a fraud before `since` is not counted; the customer's amounts keep to theirs.
+        assert.equal((await store.scorings.history(acct, { fraud: { by: 'customer', hash: 'hc', since: at(-15) }, amounts: { currency: 'USD', since: at(-25), customer: 'hc' } })).fraud, 0);
+        assert.equal((await store.scorings.history(acct, { fraud: null, amounts: { currency: 'USD', since: at(-25), customer: 'hc' } })).amounts?.count, 1);
+        const evil = 'customer_hash = customer_hash OR 1' as IdentityField;
+        await assert.rejects(store.scorings.history(acct, { fraud: { by: evil, hash: 'x', since }, amounts: null }), /unknown identity field/);
+      });
+
       it('is all zeros with no matching amount, and sd 0 when every amount is the same', async () => {
         const acct = uid('acct');
         const empty = { count: 0, meanLog: 0, sdLog: 0, max: 0 };

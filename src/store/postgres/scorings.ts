@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { AMOUNT_HISTORY_ROWS, IDENTITY_FIELDS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
+import { AMOUNT_HISTORY_ROWS, IDENTITY_FIELDS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringHistory, type ScoringHistoryQuery, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
   type ScoringRow,
@@ -76,10 +76,7 @@ const Q = {
     name: 'vigil_scorings_set_outcome',
     text: 'UPDATE payment_scorings SET outcome = $3, outcome_fraud = $4 WHERE account_id = $1 AND transaction_id = $2',
   },
-  countFraud: perIdentity((field, column) => ({
-    name: `vigil_scorings_fraud_${field}`,
-    text: `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = $1 AND ${column} = $2 AND scored_at >= $3::timestamptz AND outcome_fraud`,
-  })),
+  countFraud: perIdentity((field) => ({ name: `vigil_scorings_fraud_${field}`, text: fraudCountText(field, 'n') })),
   find: perIdentity((field, column) => ({
     name: `vigil_scorings_find_${field}`,
     text: `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = $1 AND ${column} = $2 ORDER BY id`,
@@ -142,36 +139,28 @@ export class PostgresScorings implements ScoringsPort {
   }
 
   async amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
-    const values: unknown[] = [accountId, isoTimestamp(since)];
-    const where = ['account_id = $1', 'scored_at >= $2::timestamptz', 'amount IS NOT NULL'];
-    // Two shapes rather than IS NOT DISTINCT FROM, so the (account, currency, scored_at) index serves both. One
-    // customer's history is a few rows of the customer index, and two other indexes also give the account's rows
-    // newest first: walking either backwards, filtering on the customer, reads the account's whole history (seen: 16
-    // ms of the database's CPU a scoring against 0.1). So there the currency test is wrapped in IS TRUE, which no index
-    // matches, and the statement is planned with its values on each call (0.1 ms) rather than once per connection: a
-    // plan cached while the table was empty or its statistics young (no ANALYZE yet, or autovacuum off) is a guess
-    // between equal costs that would stay until the next ANALYZE.
-    const test = (condition: string) => (customer === undefined ? condition : `(${condition}) IS TRUE`);
-    if (currency === null) where.push(test('currency IS NULL'));
-    else {
-      values.push(currency);
-      where.push(test(`currency = $${values.length}::text`));
+    const values: unknown[] = [];
+    const text = amountSelect(values, accountId, currency, since, customer, limit);
+    // The account's history is a named statement (planned once per connection); a customer's, see amountSelect.
+    const name = customer === undefined ? `vigil_scorings_amounts_${currency === null ? 'n' : 'c'}` : undefined;
+    const { rows } = await this.pool.query<AmountAggregateRow>({ ...(name !== undefined && { name }), text, values });
+    return toAmountStats(rows[0]);
+  }
+
+  async history(accountId: string, query: ScoringHistoryQuery): Promise<ScoringHistory> {
+    const { fraud, amounts } = query;
+    if (fraud === null) {
+      return { fraud: 0, amounts: amounts === null ? null : await this.amountStats(accountId, amounts.currency, amounts.since, amounts.customer) };
     }
-    if (customer !== undefined) {
-      values.push(customer);
-      where.push(`customer_hash = $${values.length}::text`);
-    }
-    values.push(historyRows(limit));
-    const shape = currency === null ? 'n' : 'c';
-    const { rows } = await this.pool.query<AmountAggregateRow>({
-      ...(customer === undefined && { name: `vigil_scorings_amounts_${shape}` }),
-      text: `
-        SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
-        FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')}
-              ORDER BY scored_at DESC LIMIT $${values.length}::int) AS recent`,
+    if (amounts === null) return { fraud: await this.countFraudSince(accountId, fraud.by, fraud.hash, fraud.since), amounts: null };
+    // One statement, one round trip: the fraud count and the customer's amounts (planned with its values, as amountSelect says).
+    const values: unknown[] = [accountId, fraud.hash, isoTimestamp(fraud.since)];
+    const amountText = amountSelect(values, accountId, amounts.currency, amounts.since, amounts.customer, AMOUNT_HISTORY_ROWS);
+    const { rows } = await this.pool.query<AmountAggregateRow & { fraud: string }>({
+      text: `SELECT f.fraud, a.n, a.mean, a.mean_sq, a.max FROM (${fraudCountText(fraud.by, 'fraud')}) AS f, (${amountText}) AS a`,
       values,
     });
-    return toAmountStats(rows[0]);
+    return { fraud: bigintCount(rows[0]?.fraud ?? '0'), amounts: toAmountStats(rows[0]) };
   }
 
   async setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number> {
@@ -192,4 +181,41 @@ export class PostgresScorings implements ScoringsPort {
     const result = await this.pool.query({ ...Q.remove[field], values: [accountId, hash] });
     return result.rowCount ?? 0;
   }
+}
+
+/**
+ * amountStats's SELECT (one row: n, mean, mean_sq, max), its values appended to `values` (placeholders numbered after
+ * those already there).
+ *
+ * Two shapes rather than IS NOT DISTINCT FROM, so the (account, currency, scored_at) index serves both. One
+ * customer's history is a few rows of the customer index, and two other indexes also give the account's rows
+ * newest first: walking either backwards, filtering on the customer, reads the account's whole history (seen: 16
+ * ms of the database's CPU a scoring against 0.1). So there the currency test is wrapped in IS TRUE, which no index
+ * matches, and the statement is planned with its values on each call (0.1 ms) rather than once per connection: a
+ * plan cached while the table was empty or its statistics young (no ANALYZE yet, or autovacuum off) is a guess
+ * between equal costs that would stay until the next ANALYZE.
+ */
+function amountSelect(values: unknown[], accountId: string, currency: string | null, since: string, customer: string | undefined, limit: number): string {
+  values.push(accountId, isoTimestamp(since));
+  const where = [`account_id = $${values.length - 1}`, `scored_at >= $${values.length}::timestamptz`, 'amount IS NOT NULL'];
+  const test = (condition: string) => (customer === undefined ? condition : `(${condition}) IS TRUE`);
+  if (currency === null) where.push(test('currency IS NULL'));
+  else {
+    values.push(currency);
+    where.push(test(`currency = $${values.length}::text`));
+  }
+  if (customer !== undefined) {
+    values.push(customer);
+    where.push(`customer_hash = $${values.length}::text`);
+  }
+  values.push(historyRows(limit));
+  return `
+    SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
+    FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')}
+          ORDER BY scored_at DESC LIMIT $${values.length}::int) AS recent`;
+}
+
+/** countFraudSince's SELECT of identity `by` ($1 account, $2 hash, $3 since), its count named `as`. */
+function fraudCountText(by: IdentityField, as: string): string {
+  return `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS ${as} FROM payment_scorings WHERE account_id = $1 AND ${identityColumn(by)} = $2 AND scored_at >= $3::timestamptz AND outcome_fraud`;
 }

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { UserDeletedError } from '../ports.ts';
-import { AMOUNT_HISTORY_ROWS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
+import { AMOUNT_HISTORY_ROWS, type AmountStats, type IdentityField, type NewScoring, type PaymentOutcome, type ScoringHistory, type ScoringHistoryQuery, type ScoringsPort, type StoredScoring, type VelocityQuery } from '../learning-ports.ts';
 import {
   type AmountAggregateRow,
   type VelocityGroup,
@@ -212,10 +212,8 @@ export class SqliteScorings implements ScoringsPort {
   }
 
   async countFraudSince(accountId: string, by: IdentityField, hash: string, since: string): Promise<number> {
-    const column = identityColumn(by);
-    this.#flushFor(accountId, column, hash);
-    const sql = `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = ? AND ${column} = ? AND scored_at >= ? AND outcome_fraud = 1`;
-    const [row] = await this.reader.firstRows<{ n: number }>([{ sql, params: [accountId, hash, isoTimestamp(since)] }]);
+    this.#flushFor(accountId, identityColumn(by), hash);
+    const [row] = await this.reader.firstRows<{ n: number }>([fraudRead(accountId, by, hash, since)]);
     if (row === undefined) throw new Error('count query returned no row');
     return row.n;
   }
@@ -224,29 +222,30 @@ export class SqliteScorings implements ScoringsPort {
     // A customer's history: written first when the buffer holds one of theirs; the account's: whenever it holds any.
     if (customer === undefined) this.#buffer.flush();
     else this.#flushFor(accountId, 'customer_hash', customer);
-    const params: unknown[] = [accountId];
-    const where = ['account_id = ?', 'amount IS NOT NULL'];
-    // One customer's history is a few rows of the customer index; the unary + keeps SQLite from
-    // choosing the (account, currency) index instead, which would scan the whole account.
-    const currencyColumn = customer === undefined ? 'currency' : '+currency';
-    if (currency === null) where.push(`${currencyColumn} IS NULL`);
-    else {
-      where.push(`${currencyColumn} = ?`);
-      params.push(currency);
-    }
-    where.push('scored_at >= ?');
-    params.push(isoTimestamp(since));
-    if (customer !== undefined) {
-      where.push('customer_hash = ?');
-      params.push(customer);
-    }
-    params.push(historyRows(limit));
-    // The newest rows first along the (account, currency or customer, scored_at) index, at most `limit` of them.
-    const sql = `
-      SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
-      FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')} ORDER BY scored_at DESC LIMIT ?)`;
-    const [row] = await this.reader.firstRows<AmountAggregateRow>([{ sql, params }]);
+    const [row] = await this.reader.firstRows<AmountAggregateRow>([amountRead(accountId, currency, since, customer, limit)]);
     return toAmountStats(row);
+  }
+
+  async history(accountId: string, query: ScoringHistoryQuery): Promise<ScoringHistory> {
+    const { fraud, amounts } = query;
+    const reads: ReadQuery[] = [];
+    if (fraud !== null) {
+      this.#flushFor(accountId, identityColumn(fraud.by), fraud.hash);
+      reads.push(fraudRead(accountId, fraud.by, fraud.hash, fraud.since));
+    }
+    if (amounts !== null) {
+      this.#flushFor(accountId, 'customer_hash', amounts.customer);
+      reads.push(amountRead(accountId, amounts.currency, amounts.since, amounts.customer, AMOUNT_HISTORY_ROWS));
+    }
+    if (reads.length === 0) return { fraud: 0, amounts: null };
+    // One call: one snapshot, and one message when the reads run on the worker.
+    const rows = await this.reader.firstRows<Record<string, unknown>>(reads);
+    const fraudRow = fraud === null ? undefined : rows[0];
+    if (fraud !== null && fraudRow === undefined) throw new Error('count query returned no row');
+    return {
+      fraud: fraudRow === undefined ? 0 : Number(fraudRow.n),
+      amounts: amounts === null ? null : toAmountStats(rows[reads.length - 1] as AmountAggregateRow | undefined),
+    };
   }
 
   setOutcome(accountId: string, transactionId: string, outcome: PaymentOutcome, fraud: boolean): Promise<number> {
@@ -272,6 +271,38 @@ export class SqliteScorings implements ScoringsPort {
       return this.#cached.get(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes;
     });
   }
+}
+
+/** countFraudSince's read. */
+function fraudRead(accountId: string, by: IdentityField, hash: string, since: string): ReadQuery {
+  const sql = `SELECT count(DISTINCT coalesce(transaction_id, 'scoring:' || id)) AS n FROM payment_scorings WHERE account_id = ? AND ${identityColumn(by)} = ? AND scored_at >= ? AND outcome_fraud = 1`;
+  return { sql, params: [accountId, hash, isoTimestamp(since)] };
+}
+
+/** amountStats's read: the newest `limit` amounts of the account, or of one customer of it, in `currency` since `since`. */
+function amountRead(accountId: string, currency: string | null, since: string, customer: string | undefined, limit: number): ReadQuery {
+  const params: unknown[] = [accountId];
+  const where = ['account_id = ?', 'amount IS NOT NULL'];
+  // One customer's history is a few rows of the customer index; the unary + keeps SQLite from
+  // choosing the (account, currency) index instead, which would scan the whole account.
+  const currencyColumn = customer === undefined ? 'currency' : '+currency';
+  if (currency === null) where.push(`${currencyColumn} IS NULL`);
+  else {
+    where.push(`${currencyColumn} = ?`);
+    params.push(currency);
+  }
+  where.push('scored_at >= ?');
+  params.push(isoTimestamp(since));
+  if (customer !== undefined) {
+    where.push('customer_hash = ?');
+    params.push(customer);
+  }
+  params.push(historyRows(limit));
+  // The newest rows first along the (account, currency or customer, scored_at) index, at most `limit` of them.
+  const sql = `
+    SELECT count(*) AS n, avg(amount_log) AS mean, avg(amount_log * amount_log) AS mean_sq, max(amount) AS max
+    FROM (SELECT amount, amount_log FROM payment_scorings WHERE ${where.join(' AND ')} ORDER BY scored_at DESC LIMIT ?)`;
+  return { sql, params };
 }
 
 function reportWriteError(err: unknown, rows: number): void {
