@@ -148,6 +148,31 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
     });
 
     describe('scorings: insert and byTransaction', () => {
+      it('scorings inserted at once each get their own row and id (stores may write them in one statement); a deleted customer\'s alone is refused', async () => {
+        const acct = uid('acct-many');
+        const origin = Date.now() - 3600_000;
+        const when = (minutes: number) => new Date(origin + minutes * 60_000).toISOString();
+        await store.deletedUsers.add(acct, ['gone'], when(10));
+        const made = Array.from({ length: 40 }, (_, i) => makeScoring(acct, {
+          transactionId: `many-${i}`, scoredAt: when(i % 3 === 0 ? 9 : 11), amount: i, identities: noIdentities({ customer: i === 6 || i === 8 ? 'gone' : `c-${i}` }),
+        }));
+        const results = await Promise.allSettled(made.map((m) => store.scorings.insert(m)));
+        results.forEach((r, i) => {
+          // 6 was scored before the deletion (i % 3 === 0), so only 6 is refused; 8, scored after it, is new data.
+          if (i === 6) assert.ok(r.status === 'rejected' && r.reason instanceof UserDeletedError);
+          else assert.equal(r.status, 'fulfilled', `${i}: ${r.status === 'rejected' ? String(r.reason) : ''}`);
+        });
+        const ids = new Set<number>();
+        for (const [i, r] of results.entries()) {
+          if (r.status !== 'fulfilled') continue;
+          assert.deepEqual(r.value, { ...made[i], id: r.value.id });
+          assert.deepEqual(await store.scorings.byTransaction(acct, `many-${i}`), [r.value]);
+          ids.add(r.value.id);
+        }
+        assert.equal(ids.size, 39);
+        assert.deepEqual(await store.scorings.byTransaction(acct, 'many-6'), []);
+      });
+
       it('round-trips every field exactly, with the id the store gave', async () => {
         const acct = uid('acct');
         const full = makeScoring(acct, { dataVersions: { [AWKWARD]: AWKWARD, geolite2: '2024-05-28' }, rules: [AWKWARD, 'PF1'], features: [] });

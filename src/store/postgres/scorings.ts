@@ -3,6 +3,7 @@ import { AMOUNT_HISTORY_ROWS, IDENTITY_FIELDS, type AmountStats, type IdentityFi
 import {
   type AmountAggregateRow,
   type ScoringRow,
+  type ScoringValues,
   IDENTITY_COLUMNS,
   IDENTITY_COLUMN_LIST,
   SCORING_INSERT_COLUMNS,
@@ -21,26 +22,67 @@ import {
   velocityColumns,
 } from '../learning-rows.ts';
 import { bigintCount, isoSql, isoTimestamp } from './values.ts';
+import { Coalescer } from '../coalescer.ts';
 import { UserDeletedError } from '../ports.ts';
 
 const SCORING_COLUMNS =
   `id, account_id, transaction_id, ${isoSql('scored_at')} AS scored_at, ${IDENTITY_COLUMN_LIST}, card_bin, card_last4, location_hash, ` +
   'amount, currency, score, rules::text AS rules, features::text AS features, rule_set, data_versions::text AS data_versions, outcome';
 
-/** Placeholders of the insert: `$n`, cast where the column type alone does not say it (JSONB, and the outcome subquery). */
-const INSERT_CASTS: Partial<Record<(typeof SCORING_INSERT_COLUMNS)[number], string>> = {
+/** Types of the batch insert's values, where a column is not text. */
+const COLUMN_TYPES: Partial<Record<(typeof SCORING_INSERT_COLUMNS)[number], string>> = {
+  scored_at: 'timestamptz',
+  amount: 'float8',
+  amount_log: 'float8',
+  score: 'float8',
   rules: 'jsonb',
   features: 'jsonb',
   data_versions: 'jsonb',
-  transaction_id: 'text',
-  outcome: 'text',
-  scored_at: 'timestamptz',
 };
 
-function placeholder(column: (typeof SCORING_INSERT_COLUMNS)[number]): string {
-  const index = SCORING_INSERT_COLUMNS.indexOf(column) + 1;
-  const cast = INSERT_CASTS[column];
-  return cast === undefined ? `$${index}` : `$${index}::${cast}`;
+/** Most scorings one insert statement carries, and batches on their way at once (Coalescer). */
+const INSERT_BATCH = { maxBatch: 32, maxInFlight: 2 };
+
+/** Scorings a process inserts before it makes sure the table has planner statistics (#analyzeIfNever). */
+const ANALYZE_AFTER_ROWS = 1000;
+
+/**
+ * The insert of `rows` scorings in one statement (a named statement per size, prepared on first use by each pooled
+ * connection: a VALUES list of a fixed length plans once, where arrays of any length made PostgreSQL plan every call).
+ * Each row is dropped when one of its person identities was deleted at or after its scoring time (the deletion
+ * tombstone; deleted-users.ts waits for this statement if it began before the deletion committed); the others get
+ * ids in the rows' order. It answers each kept row's position (1-based) and id.
+ */
+const insertStatements = new Map<number, { name: string; text: string }>();
+function insertStatement(rows: number): { name: string; text: string } {
+  let statement = insertStatements.get(rows);
+  if (statement === undefined) {
+    const width = SCORING_INSERT_COLUMNS.length;
+    const tuples = Array.from({ length: rows }, (_, r) =>
+      `(${SCORING_INSERT_COLUMNS.map((c, i) => `$${r * width + i + 1}::${COLUMN_TYPES[c] ?? 'text'}`).join(', ')}, ${r + 1})`);
+    statement = {
+      name: `vigil_scorings_insert_${rows}`,
+      text: `
+      WITH input (${SCORING_INSERT_COLUMNS.join(', ')}, ord) AS (VALUES ${tuples.join(', ')}),
+      kept AS MATERIALIZED (
+        SELECT ord, nextval('payment_scorings_id_seq'::regclass) AS id FROM (
+          SELECT i.ord FROM input i
+          WHERE NOT EXISTS (
+            SELECT 1 FROM deleted_users d WHERE d.account_id = i.account_id
+              AND d.value_hash IN (${PERSON_FIELDS.map((f) => `i.${IDENTITY_COLUMNS[f]}`).join(', ')})
+              AND d.deleted_at >= i.scored_at)
+          ORDER BY i.ord) AS k
+      ),
+      inserted AS (
+        INSERT INTO payment_scorings (id, ${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud) OVERRIDING SYSTEM VALUE
+        SELECT k.id, ${SCORING_INSERT_COLUMNS.map((c) => `i.${c}`).join(', ')}, ${outcomeFraudSql((name) => `i.${FRAUD_PARAMS[name]}`, 'true', 'false')}
+        FROM kept k JOIN input i USING (ord)
+      )
+      SELECT ord, id FROM kept`,
+    };
+    insertStatements.set(rows, statement);
+  }
+  return statement;
 }
 
 /** The identities a user deletion names (a customer or user id, an email, a phone). */
@@ -57,17 +99,6 @@ function perIdentity(make: (field: IdentityField, column: string) => { name: str
 const Q = {
   // Nothing is stored when one of the person's identities was deleted after the scoring was made (a deletion on
   // another instance while this one scored: deleted-users.ts waits for this statement if it began before).
-  insert: {
-    name: 'vigil_scorings_insert',
-    text: `
-      INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
-      SELECT ${SCORING_INSERT_COLUMNS.map(placeholder).join(', ')}, ${outcomeFraudSql((name) => placeholder(FRAUD_PARAMS[name]), 'true', 'false')}
-      WHERE NOT EXISTS (
-        SELECT 1 FROM deleted_users d WHERE d.account_id = $1
-          AND d.value_hash IN (${PERSON_FIELDS.map((f) => `${placeholder(IDENTITY_COLUMNS[f])}::text`).join(', ')})
-          AND d.deleted_at >= ${placeholder('scored_at')})
-      RETURNING id`,
-  },
   byTransaction: {
     name: 'vigil_scorings_by_transaction',
     text: `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = $1 AND transaction_id = $2 ORDER BY id`,
@@ -90,12 +121,51 @@ const Q = {
 export class PostgresScorings implements ScoringsPort {
   constructor(private readonly pool: Pool) {}
 
+  /**
+   * Scorings stored while others are on their way go together in one statement (Coalescer): at a few hundred a
+   * second the statement, its locks on the table and its sixteen indexes, and its commit are shared by the scorings
+   * of a few milliseconds, not paid by each.
+   */
+  readonly #inserts = new Coalescer<ScoringValues, StoredScoring | null>((batch) => this.#insertBatch(batch), INSERT_BATCH);
+
+  /** Scorings this process inserted, and whether it has checked that the table has statistics (#analyzeIfNever). */
+  #inserted = 0;
+  #analyzeChecked = false;
+
+  /**
+   * Statistics for the planner once the table has rows, if nothing gave it any (autovacuum off, or not yet run). Without
+   * them PostgreSQL cannot tell the customer index from the account's time index for a customer's history: equal
+   * guesses on an empty table, and a named statement keeps the plan it made then (seen: 16 ms of the database's CPU a
+   * scoring against 0.03). ANALYZE makes every session plan its statements again. Run once per process, after its
+   * first ANALYZE_AFTER_ROWS scorings, and only when the table was never analyzed.
+   */
+  async #analyzeIfNever(): Promise<void> {
+    const { rows } = await this.pool.query<{ never: boolean }>(
+      "SELECT last_analyze IS NULL AND last_autoanalyze IS NULL AS never FROM pg_stat_user_tables WHERE relid = 'payment_scorings'::regclass",
+    );
+    if (rows[0]?.never === true) await this.pool.query('ANALYZE payment_scorings');
+  }
+
   async insert(scoring: NewScoring): Promise<StoredScoring> {
-    const values = scoringValues(scoring);
-    const { rows } = await this.pool.query<{ id: string }>({ ...Q.insert, values: scoringParams(values) });
-    const id = rows[0]?.id;
-    if (id === undefined) throw new UserDeletedError('the scoring\'s customer was deleted after it was scored');
-    return storedScoring(values, bigintCount(id));
+    const stored = await this.#inserts.add(scoringValues(scoring));
+    if (stored === null) throw new UserDeletedError('the scoring\'s customer was deleted after it was scored');
+    return stored;
+  }
+
+  /** One statement for the batch; null for a scoring dropped because its customer was deleted after it was scored. */
+  async #insertBatch(batch: readonly ScoringValues[]): Promise<Array<StoredScoring | null>> {
+    const { rows } = await this.pool.query<{ ord: number; id: string }>({ ...insertStatement(batch.length), values: batch.flatMap(scoringParams) });
+    this.#inserted += batch.length;
+    if (this.#inserted >= ANALYZE_AFTER_ROWS && !this.#analyzeChecked) {
+      this.#analyzeChecked = true;
+      void this.#analyzeIfNever().catch(() => undefined);
+    }
+    const out: Array<StoredScoring | null> = batch.map(() => null);
+    for (const row of rows) {
+      const i = Number(row.ord) - 1;
+      out[i] = storedScoring(batch[i]!, bigintCount(row.id));
+    }
+    return out;
   }
 
   /** Written at once: on PostgreSQL the velocity windows come from the rows or from Redis (recorded with the id). */
@@ -141,9 +211,8 @@ export class PostgresScorings implements ScoringsPort {
   async amountStats(accountId: string, currency: string | null, since: string, customer?: string, limit = AMOUNT_HISTORY_ROWS): Promise<AmountStats> {
     const values: unknown[] = [];
     const text = amountSelect(values, accountId, currency, since, customer, limit);
-    // The account's history is a named statement (planned once per connection); a customer's, see amountSelect.
-    const name = customer === undefined ? `vigil_scorings_amounts_${currency === null ? 'n' : 'c'}` : undefined;
-    const { rows } = await this.pool.query<AmountAggregateRow>({ ...(name !== undefined && { name }), text, values });
+    const name = `vigil_scorings_amounts_${currency === null ? 'n' : 'c'}${customer === undefined ? '' : 'u'}`;
+    const { rows } = await this.pool.query<AmountAggregateRow>({ name, text, values });
     return toAmountStats(rows[0]);
   }
 
@@ -153,10 +222,11 @@ export class PostgresScorings implements ScoringsPort {
       return { fraud: 0, amounts: amounts === null ? null : await this.amountStats(accountId, amounts.currency, amounts.since, amounts.customer) };
     }
     if (amounts === null) return { fraud: await this.countFraudSince(accountId, fraud.by, fraud.hash, fraud.since), amounts: null };
-    // One statement, one round trip: the fraud count and the customer's amounts (planned with its values, as amountSelect says).
+    // One statement, one round trip: the fraud count and the customer's amounts.
     const values: unknown[] = [accountId, fraud.hash, isoTimestamp(fraud.since)];
     const amountText = amountSelect(values, accountId, amounts.currency, amounts.since, amounts.customer, AMOUNT_HISTORY_ROWS);
     const { rows } = await this.pool.query<AmountAggregateRow & { fraud: string }>({
+      name: `vigil_scorings_history_${identityColumn(fraud.by)}_${amounts.currency === null ? 'n' : 'c'}`,
       text: `SELECT f.fraud, a.n, a.mean, a.mean_sq, a.max FROM (${fraudCountText(fraud.by, 'fraud')}) AS f, (${amountText}) AS a`,
       values,
     });
@@ -190,10 +260,8 @@ export class PostgresScorings implements ScoringsPort {
  * Two shapes rather than IS NOT DISTINCT FROM, so the (account, currency, scored_at) index serves both. One
  * customer's history is a few rows of the customer index, and two other indexes also give the account's rows
  * newest first: walking either backwards, filtering on the customer, reads the account's whole history (seen: 16
- * ms of the database's CPU a scoring against 0.1). So there the currency test is wrapped in IS TRUE, which no index
- * matches, and the statement is planned with its values on each call (0.1 ms) rather than once per connection: a
- * plan cached while the table was empty or its statistics young (no ANALYZE yet, or autovacuum off) is a guess
- * between equal costs that would stay until the next ANALYZE.
+ * ms of the database's CPU a scoring against 0.03). So there the currency test is wrapped in IS TRUE, which no
+ * index matches; the time index is the planner's statistics' to rule out (PostgresScorings.#analyzeIfNever).
  */
 function amountSelect(values: unknown[], accountId: string, currency: string | null, since: string, customer: string | undefined, limit: number): string {
   values.push(accountId, isoTimestamp(since));
