@@ -634,6 +634,21 @@ export function runLearningContract(name: string, factory: () => Promise<Store>)
     });
 
     describe('outcomes', () => {
+      it('gets asked at once each answer their own transaction (stores may read them in one statement)', async () => {
+        const acct = uid('acct-gets');
+        const other = uid('acct-gets');
+        for (let i = 0; i < 30; i += 3) await store.outcomes.put(makeOutcome(acct, `g-${i}`, { reason: `r-${i}`, outcome: i % 2 ? 'approved' : 'chargeback', fraud: i % 2 === 0 }));
+        await store.outcomes.put(makeOutcome(other, 'g-1', { reason: 'other account' }));
+        const asked = Array.from({ length: 30 }, (_, i) => [i % 4 === 1 ? other : acct, `g-${i}`] as const);
+        const got = await Promise.all(asked.map(([a, tx]) => store.outcomes.get(a, tx)));
+        got.forEach((record, i) => {
+          const [a, tx] = asked[i]!;
+          if (a === acct && i % 3 === 0) assert.deepEqual(record, makeOutcome(acct, tx, { reason: `r-${i}`, outcome: i % 2 ? 'approved' : 'chargeback', fraud: i % 2 === 0 }), tx);
+          else if (a === other && tx === 'g-1') assert.equal(record?.reason, 'other account');
+          else assert.equal(record, null, `${a} ${tx}`);
+        });
+      });
+
       it('put, get, replace and delete one transaction’s record', async () => {
         const acct = uid('acct');
         assert.equal(await store.outcomes.get(acct, 'tx-o'), null);

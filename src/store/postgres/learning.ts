@@ -39,6 +39,7 @@ import {
 import { withTransaction } from './transaction.ts';
 import { isoSql } from './values.ts';
 import { isoTimestamp } from '../values.ts';
+import { Coalescer } from '../coalescer.ts';
 
 const TIMESTAMP_COLUMNS: ReadonlySet<string> = new Set(['occurred_at', 'updated_at']);
 
@@ -81,13 +82,36 @@ const OQ = {
   })),
 } as const;
 
+/** The outcomes of `n` transactions in one statement (named per size; see PostgresOutcomes.get). */
+const outcomeGets = new Map<number, Query>();
+function outcomeGet(n: number): Query {
+  let query = outcomeGets.get(n);
+  if (query === undefined) {
+    const pairs = Array.from({ length: n }, (_, i) => `($${i * 2 + 1}::text, $${i * 2 + 2}::text)`);
+    query = n === 1 ? OQ.get : { name: `vigil_outcomes_get_${n}`, text: `${OUTCOME_SELECT} WHERE (account_id, transaction_id) IN (VALUES ${pairs.join(', ')})` };
+    outcomeGets.set(n, query);
+  }
+  return query;
+}
+
 export class PostgresOutcomes implements OutcomesPort {
   constructor(private readonly pool: Pool) {}
 
-  async get(accountId: string, transactionId: string): Promise<OutcomeRecord | null> {
-    const { rows } = await this.pool.query<OutcomeRow>({ ...OQ.get, values: [accountId, transactionId] });
-    const row = rows[0];
-    return row ? toOutcome(row) : null;
+  /**
+   * Every payment scoring asks for its transaction's waiting outcome once stored: the questions asked while others are
+   * on their way go in one statement (Coalescer), so under load a round trip serves the scorings of a few milliseconds.
+   */
+  readonly #gets = new Coalescer<{ accountId: string; transactionId: string }, OutcomeRecord | null>(async (batch) => {
+    const { rows } = await this.pool.query<OutcomeRow>({ ...outcomeGet(batch.length), values: batch.flatMap((b) => [b.accountId, b.transactionId]) });
+    const found = new Map(rows.map((row) => [`${row.account_id}\u0000${row.transaction_id}`, row]));
+    return batch.map((b) => {
+      const row = found.get(`${b.accountId}\u0000${b.transactionId}`);
+      return row ? toOutcome(row) : null;
+    });
+  }, { maxBatch: 32, maxInFlight: 2 });
+
+  get(accountId: string, transactionId: string): Promise<OutcomeRecord | null> {
+    return this.#gets.add({ accountId, transactionId });
   }
 
   async put(record: OutcomeRecord): Promise<void> {
