@@ -15,9 +15,6 @@ export function openRedis(url: string, commandTimeoutMs = 1500, cluster = false)
     // Keep reconnecting forever, so service resumes when Redis is back. A queued call fails after two failed
     // attempts, so the short cap keeps calls failing in about a second during an outage.
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 500),
-    // Commands issued in one turn of the event loop (the flood windows and velocity scripts of the requests in
-    // progress) leave in one write: under load a socket write per command was a fifth of the serving thread.
-    enableAutoPipelining: true,
   };
   // Redis Cluster (REDIS_CLUSTER=on): the URL names one node; the client learns the others and the slots from it.
   const redis = cluster ? clusterClient(url, options) : new Redis(url, options);
