@@ -37,7 +37,7 @@ import {
   toOutcome,
 } from '../learning-rows.ts';
 import { withTransaction } from './transaction.ts';
-import { isoSql } from './values.ts';
+import { isoSql, statementsBySize } from './values.ts';
 import { isoTimestamp } from '../values.ts';
 import { Coalescer } from '../coalescer.ts';
 
@@ -82,17 +82,11 @@ const OQ = {
   })),
 } as const;
 
-/** The outcomes of `n` transactions in one statement (named per size; see PostgresOutcomes.get). */
-const outcomeGets = new Map<number, Query>();
-function outcomeGet(n: number): Query {
-  let query = outcomeGets.get(n);
-  if (query === undefined) {
-    const pairs = Array.from({ length: n }, (_, i) => `($${i * 2 + 1}::text, $${i * 2 + 2}::text)`);
-    query = n === 1 ? OQ.get : { name: `vigil_outcomes_get_${n}`, text: `${OUTCOME_SELECT} WHERE (account_id, transaction_id) IN (VALUES ${pairs.join(', ')})` };
-    outcomeGets.set(n, query);
-  }
-  return query;
-}
+/** The outcomes of `n` transactions in one statement (see PostgresOutcomes.get). */
+const outcomeGet = statementsBySize((n) => {
+  const pairs = Array.from({ length: n }, (_, i) => `($${i * 2 + 1}::text, $${i * 2 + 2}::text)`);
+  return n === 1 ? OQ.get : { name: `vigil_outcomes_get_${n}`, text: `${OUTCOME_SELECT} WHERE (account_id, transaction_id) IN (VALUES ${pairs.join(', ')})` };
+});
 
 export class PostgresOutcomes implements OutcomesPort {
   constructor(private readonly pool: Pool) {}

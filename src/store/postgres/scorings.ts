@@ -21,7 +21,7 @@ import {
   VELOCITY_ROWS,
   velocityColumns,
 } from '../learning-rows.ts';
-import { bigintCount, isoSql, isoTimestamp } from './values.ts';
+import { bigintCount, isoSql, isoTimestamp, statementsBySize } from './values.ts';
 import { Coalescer } from '../coalescer.ts';
 import { UserDeletedError } from '../ports.ts';
 
@@ -53,16 +53,13 @@ const ANALYZE_AFTER_ROWS = 1000;
  * tombstone; deleted-users.ts waits for this statement if it began before the deletion committed); the others get
  * ids in the rows' order. It answers each kept row's position (1-based) and id.
  */
-const insertStatements = new Map<number, { name: string; text: string }>();
-function insertStatement(rows: number): { name: string; text: string } {
-  let statement = insertStatements.get(rows);
-  if (statement === undefined) {
-    const width = SCORING_INSERT_COLUMNS.length;
-    const tuples = Array.from({ length: rows }, (_, r) =>
-      `(${SCORING_INSERT_COLUMNS.map((c, i) => `$${r * width + i + 1}::${COLUMN_TYPES[c] ?? 'text'}`).join(', ')}, ${r + 1})`);
-    statement = {
-      name: `vigil_scorings_insert_${rows}`,
-      text: `
+const insertStatement = statementsBySize((rows) => {
+  const width = SCORING_INSERT_COLUMNS.length;
+  const tuples = Array.from({ length: rows }, (_, r) =>
+    `(${SCORING_INSERT_COLUMNS.map((c, i) => `$${r * width + i + 1}::${COLUMN_TYPES[c] ?? 'text'}`).join(', ')}, ${r + 1})`);
+  return {
+    name: `vigil_scorings_insert_${rows}`,
+    text: `
       WITH input (${SCORING_INSERT_COLUMNS.join(', ')}, ord) AS (VALUES ${tuples.join(', ')}),
       kept AS MATERIALIZED (
         SELECT ord, nextval('payment_scorings_id_seq'::regclass) AS id FROM (
@@ -79,11 +76,8 @@ function insertStatement(rows: number): { name: string; text: string } {
         FROM kept k JOIN input i USING (ord)
       )
       SELECT ord, id FROM kept`,
-    };
-    insertStatements.set(rows, statement);
-  }
-  return statement;
-}
+  };
+});
 
 /** The identities a user deletion names (a customer or user id, an email, a phone). */
 const PERSON_FIELDS = ['customer', 'user', 'email', 'phone'] as const satisfies readonly IdentityField[];
@@ -97,8 +91,6 @@ function perIdentity(make: (field: IdentityField, column: string) => { name: str
 
 // Named statements are parsed once per pooled connection.
 const Q = {
-  // Nothing is stored when one of the person's identities was deleted after the scoring was made (a deletion on
-  // another instance while this one scored: deleted-users.ts waits for this statement if it began before).
   byTransaction: {
     name: 'vigil_scorings_by_transaction',
     text: `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = $1 AND transaction_id = $2 ORDER BY id`,

@@ -16,3 +16,19 @@ export function bigintCountOrNull(text: string | null): number | null {
 export function isoSql(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
+
+/**
+ * Named statements made per batch size on first use, so each size is prepared (and planned) once per pooled
+ * connection; the sizes are bounded by the batching that asks for them.
+ */
+export function statementsBySize(make: (size: number) => { name: string; text: string }): (size: number) => { name: string; text: string } {
+  const made = new Map<number, { name: string; text: string }>();
+  return (size) => {
+    let statement = made.get(size);
+    if (statement === undefined) {
+      statement = make(size);
+      made.set(size, statement);
+    }
+    return statement;
+  };
+}
