@@ -92,17 +92,38 @@ export interface LoadOptions {
   /** Fixed total request rate; absent: as fast as the server answers. */
   rate?: number;
   headers?: Record<string, string>;
-  /** Requests cycled through on `url`'s host (GET unless a method is given); absent: `url` itself. */
-  requests?: Array<{ path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }>;
+  /**
+   * Requests on `url`'s host (GET unless a method is given); absent: `url` itself. They are dealt out to the
+   * connections (request i to connection i mod connections), each connection cycling through its share: every
+   * request is sent by one connection, in about the list's order, until the list runs out.
+   */
+  requests?: LoadRequest[];
 }
+type LoadRequest = { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
-/** One autocannon run; throws when any answer was not HTTP 2xx or a request failed. */
+/**
+ * One autocannon run; throws when any answer was not HTTP 2xx or a request failed.
+ *
+ * autocannon gives every connection the whole `requests` list, each starting at its first entry: ten
+ * connections sent each payment ten times within a millisecond (the same card ten times, which the velocity
+ * rules rightly judge card testing), and each connection prepared the whole list again before the run,
+ * blocking this process for 15-19 s with 32,000 requests (its first requests' latencies and timeouts were
+ * the client's, 2026-11-27). So each connection gets its own share (`setupClient`, which runs before the
+ * connection sends anything), and the list is prepared once.
+ */
 export async function load(url: string, opts: LoadOptions): Promise<{ rps: number; p50: number; p99: number; total: number }> {
+  const requests = opts.requests;
+  let next = 0;
+  const shares = requests && requests.length >= opts.connections
+    ? Array.from({ length: opts.connections }, (_, c) => requests.filter((_r, i) => i % opts.connections === c))
+    : undefined;
   const r = await autocannon({
     url, connections: opts.connections, duration: opts.duration, headers: opts.headers ?? {},
-    ...(opts.rate ? { overallRate: opts.rate } : {}), ...(opts.requests ? { requests: opts.requests } : {}),
+    ...(opts.rate ? { overallRate: opts.rate } : {}),
+    ...(requests ? { requests: shares ? [shares[0]![0]!] : requests } : {}),
+    ...(shares ? { setupClient: (client) => client.setRequests(shares[next++ % shares.length]!) } : {}),
   });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors (${r.timeouts} timeouts, ${r.resets} resets)`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
 }
 
@@ -147,6 +168,8 @@ export async function pacedInProcess(base: string, opts: PacedOptions): Promise<
   const warmup = 1000;
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
+  // BENCH_PACED_TRACE=FILE writes each counted request's due time and latency (ms), one pair a line.
+  const trace = process.env.BENCH_PACED_TRACE ? ([] as string[]) : undefined;
   let failed = 0;
   const send = (r: NonNullable<LoadOptions['requests']>[number], due: number, counted: boolean) =>
     new Promise<void>((resolve) => {
@@ -156,7 +179,10 @@ export async function pacedInProcess(base: string, opts: PacedOptions): Promise<
         if ((res.statusCode ?? 0) >= 300) failed++;
         res.resume();
         res.on('end', () => {
-          if (counted) latencies.push(performance.now() - t0);
+          if (counted) {
+            latencies.push(performance.now() - t0);
+            trace?.push(`${(due - start).toFixed(1)} ${latencies.at(-1)!.toFixed(2)}`);
+          }
           resolve();
         });
       });
@@ -177,6 +203,7 @@ export async function pacedInProcess(base: string, opts: PacedOptions): Promise<
   }
   await Promise.all(inFlight);
   agent.destroy();
+  if (trace) writeFileSync(process.env.BENCH_PACED_TRACE!, trace.join('\n') + '\n');
   if (failed > 0) throw new Error(`${base}: ${failed} of ${total} paced requests failed or were not 2xx`);
   return { sent: latencies.length, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: Math.max(...latencies) };
 }

@@ -9,7 +9,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
 import { benchDataDir, COMPILED_SERVE, load, paced, quantile, serverStages, startProcess, rested } from './lib.ts';
@@ -62,8 +61,8 @@ try {
   const fresh = (n: number) => Array.from({ length: n }, () => ({ path: '/scoring/payment', method: 'POST' as const, body: JSON.stringify({ data: transaction(tx++) }), headers }));
   const bareRequests = fresh(200).map((r) => ({ ...r, path: '/bare', headers: { 'content-type': 'application/json' } }));
 
-  await autocannon({ url: base, requests: fresh(5000), connections: 10, duration: 2 });
-  await autocannon({ url: bare, requests: bareRequests, connections: 10, duration: 2 });
+  await load(base, { requests: fresh(5000), connections: 10, duration: 2 });
+  await load(bare, { requests: bareRequests, connections: 10, duration: 2 });
   await rested();
   const bareMax = await load(bare, { connections: 10, duration: DURATION, requests: bareRequests });
   await rested();
