@@ -34,7 +34,7 @@ const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
 function origin(url: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1] ?? url;
-  const own = /\/(src|bench|test)\/(.*)$/.exec(url);
+  const own = /\/(src|dist|bench|test)\/(.*)$/.exec(url);
   if (own) return `${own[1]}/${own[2]}`;
   return url.startsWith('node:') ? url : url === '' ? '(native)' : url;
 }
@@ -57,7 +57,7 @@ for (const [id, us] of selfUs) {
   const seen = new Set<string>();
   for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
     const f = byId.get(n)?.callFrame;
-    if (!f || !/\/src\//.test(f.url)) continue;
+    if (!f || !/\/(src|dist)\//.test(f.url)) continue;
     const key = `${f.functionName || '(anonymous)'}  ${origin(f.url)}:${f.lineNumber + 1}`;
     if (seen.has(key)) continue;
     seen.add(key);
