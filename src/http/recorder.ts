@@ -89,6 +89,19 @@ export class Recorder {
     return n;
   }
 
+  /**
+   * The account's whole usage of a month: `stored` (the store's total) read while none of this recorder's
+   * writes is in flight, plus what is counted here and not written yet. A write takes its rows out of the
+   * counts before it commits: read during it, the store did not have them yet and the counts no longer
+   * did (a quota counter seeded then started short by a second of calls). Queued with the writes, the
+   * read sees every earlier write committed, and the next one starts after it.
+   */
+  monthUsage(accountId: string, month: string, stored: () => Promise<number>): Promise<number> {
+    const total = this.flushing.catch(() => undefined).then(async () => (await stored()) + this.unflushedUsage(accountId, month));
+    this.flushing = total.then(() => undefined, () => undefined);
+    return total;
+  }
+
   logRequest(entry: RequestLogEntry): void {
     this.log.push(entry);
   }

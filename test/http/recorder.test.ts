@@ -180,4 +180,25 @@ describe('Recorder on PostgreSQL: values the server refuses are dropped, the res
     await recorder.flush();
     assert.equal(dropped.length, 2);
   });
+
+  it("a month's usage read while a usage write is in flight counts its calls once (a quota seed's read)", async () => {
+    const recorder = new Recorder(pgStore, logger, 3_600_000);
+    const [account, month] = ['acct-usage', '2026-11'];
+    const total = () => recorder.monthUsage(account, month, () => pgStore.usage.monthTotal(account, month));
+    for (let n = 0; n < 20; n++) recorder.countUsage(account, 'lookup.country', '2026-11-27');
+    const writing = recorder.flush();
+    // Reads at every turn of the write: the rows leave the counts before the store has them.
+    const reads: Array<Promise<number>> = [];
+    for (let turn = 0; turn < 8; turn++) {
+      reads.push(total());
+      await new Promise((r) => setImmediate(r));
+    }
+    await writing;
+    assert.deepEqual(await Promise.all(reads), Array.from({ length: 8 }, () => 20));
+    assert.equal(await pgStore.usage.monthTotal(account, month), 20);
+    recorder.countUsage(account, 'lookup.country', '2026-11-28');
+    assert.equal(await total(), 21, 'a call counted after the write: in the counts, not the store');
+    await recorder.flush();
+    assert.equal(await total(), 21, 'and once written, once');
+  });
 });

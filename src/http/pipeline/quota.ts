@@ -8,9 +8,9 @@ import { counterKeys, QUOTA_TTL_SECONDS } from '../../store/counter-keys.ts';
  * usage whenever it does not exist: the first call of the month, a restarted Redis without
  * persistence, an evicted or deleted key. The increment only applies to an existing counter (one
  * atomic step), so a lost counter is never recreated at 1: it is seeded first, from the usage rows in
- * the store plus this instance's usage not yet written (`unflushed`), after the other instances' next
- * usage write when the month already had usage (#seed), and setIfAbsent makes instances that notice the
- * loss together seed it once. Reserving before the work keeps concurrent calls exact; a failed call
+ * the store plus this instance's usage not yet written (`monthUsage`, read between this instance's usage
+ * writes), after the other instances' next usage write when the month already had usage (#seed), and
+ * setIfAbsent makes instances that notice the loss together seed it once. Reserving before the work keeps concurrent calls exact; a failed call
  * gives its unit back.
  */
 export class QuotaGate {
@@ -20,8 +20,11 @@ export class QuotaGate {
   constructor(
     private readonly counters: Counters,
     private readonly usage: UsagePort,
-    /** This instance's counted calls of the account in the month that are not in the store yet. */
-    private readonly unflushed: (accountId: string, month: string) => number = () => 0,
+    /**
+     * The account's usage of the month: the store's total plus this instance's counted calls not in the store
+     * yet, read while none of its usage writes is in flight (Recorder.monthUsage); without a recorder, the store's.
+     */
+    private readonly monthUsage: (accountId: string, month: string) => Promise<number> = (accountId, month) => usage.monthTotal(accountId, month),
     /** How long every instance takes at most to write its usage (the recorder's interval plus a margin). */
     private readonly settleMs = 0,
   ) {}
@@ -35,9 +38,11 @@ export class QuotaGate {
     let seeding = this.#seeding.get(key);
     if (seeding) return seeding;
     seeding = (async () => {
-      const stored = await this.usage.monthTotal(accountId, month);
-      if (this.settleMs > 0 && stored + this.unflushed(accountId, month) > 0) await new Promise((r) => setTimeout(r, this.settleMs));
-      const used = (this.settleMs > 0 ? await this.usage.monthTotal(accountId, month) : stored) + this.unflushed(accountId, month);
+      let used = await this.monthUsage(accountId, month);
+      if (this.settleMs > 0 && used > 0) {
+        await new Promise((r) => setTimeout(r, this.settleMs));
+        used = await this.monthUsage(accountId, month);
+      }
       await this.counters.setIfAbsent(key, used, QUOTA_TTL_SECONDS);
     })().finally(() => this.#seeding.delete(key));
     this.#seeding.set(key, seeding);
