@@ -7,8 +7,8 @@
  *                 no decision log: a lower bound for GET /lookup/ip.
  *   payment PORT DIR
  *                 POST /pay with `{data}` as the payment bench sends it: the keyed hashes of the identities
- *                 and the scoring row stored through Vigil's own SQLite store under DIR (committed before
- *                 the answer, as issue 8 asks), then a small JSON answer. No key, no engines, no rules, no
+ *                 and the scoring row stored through Vigil's own SQLite store under DIR (written in groups a
+ *                 few milliseconds after the answer, as the server writes them), then a small JSON answer. No key, no engines, no rules, no
  *                 velocity or history reads, no model, no decision log: a lower bound for POST /scoring/payment.
  */
 import Fastify from 'fastify';
