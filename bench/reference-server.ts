@@ -8,8 +8,9 @@
  *   payment PORT DIR
  *                 POST /pay with `{data}` as the payment bench sends it: the keyed hashes of the identities
  *                 and the scoring row stored through Vigil's own SQLite store under DIR (written in groups a
- *                 few milliseconds after the answer, as the server writes them), then a small JSON answer. No key, no engines, no rules, no
- *                 velocity or history reads, no model, no decision log: a lower bound for POST /scoring/payment.
+ *                 few milliseconds after the answer, as the server writes them), then a small JSON answer.
+ *                 No key, no engines, no rules, no velocity or history reads, no model, no decision log: a
+ *                 lower bound for POST /scoring/payment.
  */
 import Fastify from 'fastify';
 import { paths as geolite2Paths } from 'geolite2';

@@ -155,7 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  const endpointDeps = { keys, counters, flood: new FloodGate(counters), quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.monthUsage(accountId, month, () => store.usage.monthTotal(accountId, month)), USAGE_FLUSH_MS + 500), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
+  const endpointDeps = { keys, counters, flood: new FloodGate(counters), quota: new QuotaGate(counters, store.usage, (accountId, month) => recorder.monthUsage(accountId, month), USAGE_FLUSH_MS + 500), metrics, recorder, policy: policy.stage, logger, clock, baseUrl };
   // API methods in their own scope: they read bodies as text (body.ts); the admin API keeps Fastify's JSON parser.
   await app.register((scope, _opts, done) => {
     acceptTextBodies(scope);

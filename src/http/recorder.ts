@@ -82,22 +82,22 @@ export class Recorder {
     else this.usage.set(k, { accountId, method, day, count: 1 });
   }
 
-  /** Usage of the account counted here in a `YYYY-MM` month and not written to the store yet. */
-  unflushedUsage(accountId: string, month: string): number {
+  /** Usage of the account counted here in a `YYYY-MM` month and not written to the store yet (see monthUsage). */
+  #unflushedUsage(accountId: string, month: string): number {
     let n = 0;
     for (const row of this.usage.values()) if (row.accountId === accountId && row.day.startsWith(month)) n += row.count;
     return n;
   }
 
   /**
-   * The account's whole usage of a month: `stored` (the store's total) read while none of this recorder's
+   * The account's whole usage of a `YYYY-MM` month: the store's total, read while none of this recorder's
    * writes is in flight, plus what is counted here and not written yet. A write takes its rows out of the
    * counts before it commits: read during it, the store did not have them yet and the counts no longer
    * did (a quota counter seeded then started short by a second of calls). Queued with the writes, the
    * read sees every earlier write committed, and the next one starts after it.
    */
-  monthUsage(accountId: string, month: string, stored: () => Promise<number>): Promise<number> {
-    const total = this.flushing.catch(() => undefined).then(async () => (await stored()) + this.unflushedUsage(accountId, month));
+  monthUsage(accountId: string, month: string): Promise<number> {
+    const total = this.flushing.catch(() => undefined).then(async () => (await this.store.usage.monthTotal(accountId, month)) + this.#unflushedUsage(accountId, month));
     this.flushing = total.then(() => undefined, () => undefined);
     return total;
   }

@@ -79,7 +79,6 @@ export interface VelocityQuery {
   distinct?: IdentityField | 'location';
 }
 
-/** History of amounts (same currency) for PF10016/PF10019: count, mean and standard deviation of ln(1 + amount). */
 /** The question of ScoringsPort.history. */
 export interface ScoringHistoryQuery {
   fraud: { by: IdentityField; hash: string; since: string } | null;
@@ -91,6 +90,7 @@ export interface ScoringHistory {
   amounts: AmountStats | null;
 }
 
+/** History of amounts (same currency) for PF10016/PF10019: count, mean and standard deviation of ln(1 + amount). */
 export interface AmountStats {
   count: number;
   meanLog: number;

@@ -10,8 +10,8 @@ import { counterKeys, QUOTA_TTL_SECONDS } from '../../store/counter-keys.ts';
  * atomic step), so a lost counter is never recreated at 1: it is seeded first, from the usage rows in
  * the store plus this instance's usage not yet written (`monthUsage`, read between this instance's usage
  * writes), after the other instances' next usage write when the month already had usage (#seed), and
- * setIfAbsent makes instances that notice the loss together seed it once. Reserving before the work keeps concurrent calls exact; a failed call
- * gives its unit back.
+ * setIfAbsent makes instances that notice the loss together seed it once. Reserving before the work keeps
+ * concurrent calls exact; a failed call gives its unit back.
  */
 export class QuotaGate {
   /** Seeds in progress in this process, one per counter (concurrent calls wait for the same one). */
@@ -19,7 +19,7 @@ export class QuotaGate {
 
   constructor(
     private readonly counters: Counters,
-    private readonly usage: UsagePort,
+    usage: UsagePort,
     /**
      * The account's usage of the month: the store's total plus this instance's counted calls not in the store
      * yet, read while none of its usage writes is in flight (Recorder.monthUsage); without a recorder, the store's.
