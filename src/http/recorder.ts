@@ -17,13 +17,22 @@ const DECISION_CHUNK = 50;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
+ * How long the first decision of a group waits for others (ms). Each write is a message to the decision log's
+ * worker and its reply, a serialisation and a deletion-guard read: at 500 payment scorings a second, written per turn
+ * of the event loop (one or two records each), that cost the serving thread 7% of its CPU (docs/benchmarks.md,
+ * 2026-11-27, sixth session). Twenty milliseconds groups about ten records there, far short of the second that let
+ * records reach old space (below).
+ */
+export const DECISION_DELAY_MS = 20;
+
+/**
  * Buffers usage increments, request-log entries and policy decisions and writes them off the hot path.
  * Usage and the request log are flushed every `intervalMs` and on shutdown; at most one interval of
  * usage rows can be lost if the process is killed hard (quota counters themselves live in the counters
  * store).
  *
- * Decisions go out sooner: the records of a turn of the event loop are written by a timer that runs
- * once that turn's answers are out. Held for a whole second, each record (a few KB of objects: the
+ * Decisions go out sooner: a timer writes them DECISION_DELAY_MS after the first of a group, once its
+ * answers are out. Held for a whole second, each record (a few KB of objects: the
  * answer and input it logs) outlived two young-generation GCs and was copied into old space, which
  * made every scavenge slower and old space fill (docs/benchmarks.md, 2026-11-24). After a failed write
  * they wait for the next interval's flush instead, so a store outage costs one retry (and one error
@@ -109,13 +118,13 @@ export class Recorder {
   logDecision(record: PendingDecision): void {
     this.decisions.push(record);
     if (this.#decisionTimer === undefined && !this.#decisionsFailing) {
-      // A timer runs in the next turn's timers phase: after this turn's answers are written (write-turn.ts).
+      // The timer runs after the answers of its turn are written (write-turn.ts), and of the next few turns too.
       // Created outside the request's scope (src/logger.ts): the batch is many requests', its lines none's.
       this.#decisionTimer = outsideRequests(() =>
         setTimeout(() => {
           this.#decisionTimer = undefined;
           this.flushing = this.flushing.then(() => this.writeDecisions());
-        }, 0),
+        }, DECISION_DELAY_MS),
       );
       this.#decisionTimer.unref();
     }
