@@ -4,7 +4,8 @@
  * req/s on a shared machine. With BENCH_OTHER=DIR (a checkout of another commit, node_modules beside it)
  * the rounds alternate between this checkout's server and that one's, each with its own DATA_DIR, so
  * both see the same minutes of the machine.
- * Usage: tsx bench/payment-cpu.ts [rounds=6] [perRound=1500] [inFlight=4]. Linux only.
+ * Usage: tsx bench/payment-cpu.ts [rounds=6] [perRound=1500] [inFlight=4]. Linux only. BENCH_RATE=500 paces the
+ * requests instead (the CPU per scoring at the paced p99 goal's rate, where fewer calls share each write).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -18,6 +19,8 @@ import { transactionMaker } from './requests.ts';
 const KEY = 'svc_live_bench00000000000000000008';
 const [ROUNDS, PER_ROUND, IN_FLIGHT] = [Number(process.argv[2] ?? 6), Number(process.argv[3] ?? 1500), Number(process.argv[4] ?? 4)];
 const TICK_US = 10_000; // USER_HZ 100
+/** BENCH_RATE=R sends R requests a second (open loop, any number in flight) instead of IN_FLIGHT back to back. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 
 interface Server { name: string; child: ChildProcess; port: number; dir: string; agent: Agent; tx: number; transaction: (i: number) => Record<string, unknown>; main: number[]; all: number[]; ms: number[] }
 
@@ -38,7 +41,7 @@ async function start(name: string, cwd: string): Promise<Server> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { name, child, port, dir, agent: new Agent({ keepAlive: true, maxSockets: IN_FLIGHT }), tx: 0, transaction: transactionMaker(prng(11)), main: [], all: [], ms: [] };
+  return { name, child, port, dir, agent: new Agent({ keepAlive: true, maxSockets: RATE > 0 ? 64 : IN_FLIGHT }), tx: 0, transaction: transactionMaker(prng(11)), main: [], all: [], ms: [] };
 }
 
 function ticks(pid: number, main: boolean): number {
@@ -64,9 +67,20 @@ async function round(s: Server, n: number): Promise<{ main: number; all: number;
   const pid = s.child.pid!;
   const [m0, a0, t0] = [ticks(pid, true), ticks(pid, false), performance.now()];
   let next = 0;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < bodies.length) await post(s, bodies[next++]!);
-  }));
+  if (RATE > 0) {
+    // Open loop: one request every 1/RATE s whatever is in flight, as the paced client of payment.ts sends.
+    const sent: Array<Promise<void>> = [];
+    for (let i = 0; i < bodies.length; i++) {
+      const wait = t0 + (i * 1000) / RATE - performance.now();
+      if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+      sent.push(post(s, bodies[i]!));
+    }
+    await Promise.all(sent);
+  } else {
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < bodies.length) await post(s, bodies[next++]!);
+    }));
+  }
   const ms = performance.now() - t0;
   // Let buffered writes of the round land in this round's figures.
   await new Promise((r) => setTimeout(r, 300));
@@ -85,7 +99,7 @@ try {
       s.ms.push(m.ms);
     }
   }
-  console.log(`CPU per scoring, ${ROUNDS} rounds of ${PER_ROUND}, ${IN_FLIGHT} in flight (µs; main thread / whole process; wall ms per scoring)`);
+  console.log(`CPU per scoring, ${ROUNDS} rounds of ${PER_ROUND}, ${RATE > 0 ? `paced at ${RATE}/s` : `${IN_FLIGHT} in flight`} (µs; main thread / whole process; wall ms per scoring)`);
   for (const s of servers) {
     console.log(`${s.name.padEnd(6)} main p50 ${quantile(s.main, 0.5).toFixed(0)} [${s.main.map((x) => x.toFixed(0)).join(' ')}]  all p50 ${quantile(s.all, 0.5).toFixed(0)} [${s.all.map((x) => x.toFixed(0)).join(' ')}]  wall ${quantile(s.ms, 0.5).toFixed(3)}`);
   }
