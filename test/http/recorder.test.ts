@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
-import { Recorder } from '../../src/http/recorder.ts';
+import { DECISION_DELAY_MS, Recorder } from '../../src/http/recorder.ts';
 import type { PendingDecision } from '../../src/store/ports.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { openStore } from '../../src/store/index.ts';
@@ -62,6 +62,30 @@ describe('Recorder decision log', () => {
     // Nothing is left queued: a second flush writes nothing more.
     await recorder.flush();
     assert.equal((await store.decisions.list('acct', 'phone', '2026-01-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z', 10)).length, 1);
+  });
+
+  it('groups the records of the next few turns with the first (one append, not one per turn)', async () => {
+    const recorder = new Recorder(store, logger, 3_600_000);
+    const appends: number[] = [];
+    const append = store.decisions.append.bind(store.decisions);
+    store.decisions.append = (records) => {
+      appends.push(records.length);
+      return append(records);
+    };
+    try {
+      recorder.logDecision(decision(6));
+      await new Promise((r) => setImmediate(r));
+      recorder.logDecision(decision(7));
+      await new Promise((r) => setImmediate(r));
+      recorder.logDecision(decision(8));
+      const deadline = Date.now() + 5000;
+      while (appends.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DECISION_DELAY_MS));
+      await recorder.stop();
+      assert.deepEqual(appends, [3]);
+      assert.equal((await store.decisions.list('acct', 'phone', '2026-11-23T10:00:06.000Z', '2026-11-23T10:00:09.000Z', 10)).length, 3);
+    } finally {
+      store.decisions.append = append;
+    }
   });
 
   it("writes a turn's records soon after that turn, without waiting for the interval flush", async () => {
