@@ -2,8 +2,8 @@
 # dist/), then a runtime stage holding production dependencies and dist/ only, run as a non-root user.
 #   docker build -t vigil .
 #   docker run -p 8080:8080 -v vigil-data:/data vigil
-# compose.yaml and the Kubernetes manifests rely on: WORKDIR /app, CMD `node bin/vigil.js serve`,
-# port 8080, DATA_DIR /data.
+# compose.yaml and the Kubernetes manifests rely on: WORKDIR /app, CMD `node bin/vigil.js serve` (with the
+# start script's Node flags, see package.json), port 8080, DATA_DIR /data.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -40,4 +40,5 @@ EXPOSE 8080
 # /healthz answers while the process serves; node's fetch needs no curl in the image.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "bin/vigil.js", "serve"]
+# The same command as `npm start` (docs/operations.md, "Memory and garbage collection").
+CMD ["node", "--min-semi-space-size=32", "--max-semi-space-size=32", "bin/vigil.js", "serve"]

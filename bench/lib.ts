@@ -2,23 +2,31 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from '../test/helpers/build.ts';
 
 /**
  * Vigil as `npm start` runs it: the compiled build (bin/vigil.js, dist/), plain JavaScript without the tsx
- * loader. Built first when dist/ is missing or older than a source.
+ * loader, with the Node flags of package.json's start script (read from it, so the benches measure what
+ * `npm start` serves). Built first when dist/ is missing or older than a source.
  */
-export const COMPILED_SERVE = ['bin/vigil.js', 'serve'];
+export const COMPILED_SERVE = startArguments();
+
+function startArguments(): string[] {
+  const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const [node, ...args] = start.trim().split(/\s+/);
+  if (node !== 'node' || !args.includes('bin/vigil.js')) throw new Error(`package.json's start script is not \`node [flags] bin/vigil.js serve\`: ${start}`);
+  return args;
+}
 
 /**
  * Starts `node <args>` (default: Vigil's `serve` from the sources, through tsx; `.ts` entry points get
  * `--import tsx`, COMPILED_SERVE none) and resolves once `readyUrl` answers 2xx.
  */
 export async function startProcess(env: Record<string, string>, readyUrl: string, args: string[] = ['src/cli/main.ts', 'serve']): Promise<ChildProcess> {
-  if (args[0] === COMPILED_SERVE[0]) ensureBuilt();
+  if (args.includes('bin/vigil.js')) ensureBuilt();
   const loader = args[0]?.endsWith('.ts') ? ['--import', 'tsx'] : [];
   // BENCH_PROFILE_DIR=DIR writes a V8 CPU profile of every started process into DIR when it exits.
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
@@ -29,6 +37,9 @@ export async function startProcess(env: Record<string, string>, readyUrl: string
   let out = '';
   child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
+  // BENCH_SERVER_LOG=FILE appends what every started process writes (e.g. with BENCH_NODE_FLAGS=--trace-gc) to FILE.
+  const log = process.env.BENCH_SERVER_LOG;
+  if (log) for (const stream of [child.stdout, child.stderr]) stream?.on('data', (b: Buffer) => appendFileSync(log, b));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}: ${out}`);
