@@ -2,10 +2,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt } from '../test/helpers/build.ts';
+import { ensureBuilt, startCommand } from '../test/helpers/build.ts';
 
 /**
  * Vigil as `npm start` runs it: the compiled build (bin/vigil.js, dist/), plain JavaScript without the tsx
@@ -15,9 +15,8 @@ import { ensureBuilt } from '../test/helpers/build.ts';
 export const COMPILED_SERVE = startArguments();
 
 function startArguments(): string[] {
-  const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const [node, ...args] = start.trim().split(/\s+/);
-  if (node !== 'node' || !args.includes('bin/vigil.js')) throw new Error(`package.json's start script is not \`node [flags] bin/vigil.js serve\`: ${start}`);
+  const [node, ...args] = startCommand();
+  if (node !== 'node' || !args.includes('bin/vigil.js')) throw new Error(`package.json's start script is not \`node [flags] bin/vigil.js serve\`: ${[node, ...args].join(' ')}`);
   return args;
 }
 

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/build.ts';
+import { ROOT, startCommand } from '../helpers/build.ts';
 
-const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-const startWords = start.trim().split(/\s+/);
+const startWords = startCommand();
+const start = startWords.join(' ');
 
 function dockerCmd(): string[] {
   const line = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').split('\n').filter((l) => l.startsWith('CMD ')).at(-1);

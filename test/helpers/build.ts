@@ -1,11 +1,17 @@
 /** The compiled build (dist/) for tests that run it as `npm start` or `bin/vigil.js` do. */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
+
+/** The words of package.json's start script: `node`, its flags, `bin/vigil.js serve` (the benches and a build test read it). */
+export function startCommand(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  return start.trim().split(/\s+/);
+}
 
 function newestMtime(dir: string): number {
   let newest = 0;
