@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { LocalReader, type ReadQuery, type SnapshotReader, LoadReader, WorkerReader } from '../../src/store/sqlite/read-worker.ts';
+import { LocalReader, type ReadQuery, type RowsWrite, type SnapshotReader, LoadReader, WorkerReader } from '../../src/store/sqlite/read-worker.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vigil-read-worker-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -217,6 +217,207 @@ describe('reads by load (LoadReader)', () => {
         assert.deepEqual(await reader.firstRows([COUNT]), [{ n: i, last: i }]);
       }
       assert.ok(here.calls >= 20 && worker.calls >= 1, `${here.calls} here, ${worker.calls} on the worker`);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+});
+
+/** The worker's writes of `rows` into t (v), noting how each write settled and which rows SQLite refused. */
+function rowsWrite(values: readonly string[]): RowsWrite & { outcome?: { unwritten: number; error?: Error }; refusedRows: Array<[number, string]>; done: Promise<void> } {
+  let resolve!: () => void;
+  const done = new Promise<void>((r) => (resolve = r));
+  const write = {
+    sql: 'INSERT INTO t (v) VALUES (@v)',
+    rows: values.map((v) => ({ v })),
+    refusedRows: [] as Array<[number, string]>,
+    outcome: undefined as { unwritten: number; error?: Error } | undefined,
+    done,
+    settled(unwritten: number, error?: Error) {
+      assert.equal(write.outcome, undefined, 'a write settles once');
+      write.outcome = { unwritten, ...(error ? { error } : {}) };
+      resolve();
+    },
+    refused(index: number, error: Error) {
+      write.refusedRows.push([index, error.message]);
+    },
+  };
+  return write;
+}
+
+/** A table that refuses the value 'bad' (a CHECK), as SQLite refuses a scoring row's bad values. */
+function checkedDatabase(): { path: string; db: Database.Database } {
+  const made = database();
+  made.db.exec("DROP TABLE t; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL CHECK (v <> 'bad'))");
+  return made;
+}
+
+const ALL = { sql: 'SELECT group_concat(v) AS vs, count(*) AS n FROM t', params: [] };
+
+describe('writes on the read worker (WorkerReader.offerWrite)', () => {
+  it('a read sent after a write sees its rows; settleWrites makes them visible to the serving connection at once', async () => {
+    const { path, db } = checkedDatabase();
+    const reader = new WorkerReader(path, 1000);
+    try {
+      const first = rowsWrite(['a', 'b']);
+      assert.equal(reader.offerWrite(first), true);
+      // Same turn: the write and the read travel in one message, the write first.
+      assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'a,b', n: 2 }]);
+      await first.done;
+      assert.deepEqual(first.outcome, { unwritten: 2 });
+      const second = rowsWrite(['c']);
+      assert.equal(reader.offerWrite(second), true);
+      reader.settleWrites(); // blocks this thread until the worker has written it
+      assert.deepEqual(first.outcome, { unwritten: 2 });
+      assert.deepEqual(second.outcome, { unwritten: 1 });
+      assert.deepEqual(db.prepare('SELECT group_concat(v) AS vs FROM t').get(), { vs: 'a,b,c' });
+      // The connection still refuses writes of its own reads.
+      await assert.rejects(reader.firstRows([{ sql: "INSERT INTO t (v) VALUES ('x') RETURNING id", params: [] }]), /readonly/i);
+      assert.equal(reader.offerWrite(rowsWrite([])), false, 'nothing to write');
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('a row SQLite refuses is dropped and reported; the others of its group are written', async () => {
+    const { path, db } = checkedDatabase();
+    const reader = new WorkerReader(path, 1000);
+    try {
+      const write = rowsWrite(['one', 'bad', 'two']);
+      reader.offerWrite(write);
+      await write.done;
+      assert.deepEqual(write.outcome, { unwritten: 3 });
+      assert.equal(write.refusedRows.length, 1);
+      assert.equal(write.refusedRows[0]![0], 1);
+      assert.match(write.refusedRows[0]![1], /CHECK/);
+      assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'one,two', n: 2 }]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('a write that meets a locked file is handed back whole; the reads sent with it fail rather than miss it', async () => {
+    const { path, db } = checkedDatabase();
+    const reader = new WorkerReader(path, 50);
+    try {
+      assert.deepEqual(await reader.firstRows([ALL]), [{ vs: null, n: 0 }]);
+      db.exec('BEGIN IMMEDIATE'); // the serving connection holds the write lock past the worker's busy timeout
+      const write = rowsWrite(['a', 'b']);
+      reader.offerWrite(write);
+      const read = reader.firstRows([ALL]);
+      await assert.rejects(read, (err: Error & { code?: string; afterFailedWrite?: boolean }) => err.code === 'SQLITE_BUSY' && err.afterFailedWrite === true);
+      assert.equal(write.outcome?.unwritten, 0);
+      assert.equal((write.outcome?.error as { code?: string } | undefined)?.code, 'SQLITE_BUSY');
+      db.exec('COMMIT');
+      // The lock gone, the same rows go through.
+      const again = rowsWrite(['a', 'b']);
+      reader.offerWrite(again);
+      reader.settleWrites();
+      assert.deepEqual(again.outcome, { unwritten: 2 });
+      assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'a,b', n: 2 }]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('settleWrites waits out a write held up by a lock: handed back when the worker gives up, else an error of its own (SQLITE_BUSY)', async () => {
+    const { path, db } = checkedDatabase();
+    // The worker gives up on the lock after 100 ms: settleWrites returns then, the rows handed back.
+    const quick = new WorkerReader(path, 100);
+    // This one waits 5 s for the lock, longer than settleWrites (200 ms) waits for it.
+    const patient = new WorkerReader(path, 5000, { settleMs: 200 });
+    try {
+      assert.deepEqual(await quick.firstRows([ALL]), [{ vs: null, n: 0 }]);
+      assert.deepEqual(await patient.firstRows([ALL]), [{ vs: null, n: 0 }]);
+      db.exec('BEGIN IMMEDIATE');
+      const handedBack = rowsWrite(['a']);
+      quick.offerWrite(handedBack);
+      quick.settleWrites();
+      assert.equal(handedBack.outcome?.unwritten, 0);
+      assert.ok(handedBack.outcome?.error, 'handed back with an error');
+      const late = rowsWrite(['b']);
+      patient.offerWrite(late);
+      const t0 = performance.now();
+      assert.throws(() => patient.settleWrites(), (err: Error & { code?: string }) => err.code === 'SQLITE_BUSY' && /200 ms/.test(err.message));
+      assert.ok(performance.now() - t0 >= 190);
+      assert.equal(late.outcome, undefined, 'still in the worker\'s hands');
+      db.exec('COMMIT');
+      await late.done;
+      assert.deepEqual(late.outcome, { unwritten: 1 });
+      assert.deepEqual(db.prepare('SELECT group_concat(v) AS vs FROM t').get(), { vs: 'b' });
+    } finally {
+      await quick.close();
+      await patient.close();
+      db.close();
+    }
+  });
+
+  it('a worker that dies hands back the writes it had not settled, and the next one writes again', async () => {
+    const { path, db } = checkedDatabase();
+    const reader = new WorkerReader(path, 1000);
+    try {
+      // A slow read keeps the worker busy; the write queued behind it never runs.
+      const slow = reader.firstRows([{ sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c', params: [] }]);
+      await new Promise((r) => setTimeout(r, 5));
+      const write = rowsWrite(['late']);
+      reader.offerWrite(write);
+      await new Promise((r) => setImmediate(r));
+      await reader.kill();
+      await assert.rejects(slow, /exited/);
+      await write.done;
+      assert.equal(write.outcome?.unwritten, 0);
+      assert.ok(write.outcome?.error);
+      assert.deepEqual(db.prepare('SELECT count(*) AS n FROM t').get(), { n: 0 });
+      const next = rowsWrite(['next']);
+      reader.offerWrite(next);
+      assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'next', n: 1 }]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('close writes what it was given before it; writes after it are refused', async () => {
+    const { path, db } = checkedDatabase();
+    const reader = new WorkerReader(path, 1000);
+    const write = rowsWrite(['kept']);
+    reader.offerWrite(write);
+    await reader.close();
+    assert.deepEqual(write.outcome, { unwritten: 1 });
+    assert.equal(reader.offerWrite(rowsWrite(['after'])), false);
+    assert.deepEqual(db.prepare('SELECT group_concat(v) AS vs FROM t').get(), { vs: 'kept' });
+    db.close();
+  });
+});
+
+describe('writes by load (LoadReader)', () => {
+  it('go to the worker while saturated, and are settled before any read here once calm', async () => {
+    const { path, db } = checkedDatabase();
+    const worker = new WorkerReader(path, 1000);
+    const reader = new LoadReader(new LocalReader(db), worker);
+    try {
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(await reader.firstRows([ALL]), [{ vs: null, n: 0 }]);
+      assert.equal(reader.offerWrite(rowsWrite(['calm'])), false, 'calm: written by the caller');
+      spin(150);
+      // Saturated: a slow read on the worker, and a write queued behind it.
+      const slow = reader.firstRows([{ sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c', params: [] }]);
+      assert.equal(reader.saturated, true);
+      const write = rowsWrite(['busy']);
+      assert.equal(reader.offerWrite(write), true);
+      // Calm again before the worker got to the write: the next read is made here, once the write is settled.
+      await new Promise((r) => setTimeout(r, 120));
+      const pending = write.outcome === undefined;
+      const rows = await reader.firstRows([ALL]);
+      assert.equal(reader.saturated, false);
+      assert.deepEqual(rows, [{ vs: 'busy', n: 1 }]);
+      assert.deepEqual(write.outcome, { unwritten: 1 });
+      assert.ok(pending, 'the write was still on the worker when the read here was asked');
+      assert.deepEqual(await slow, [{ n: 3_000_000 }]);
     } finally {
       await reader.close();
       db.close();

@@ -187,10 +187,11 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     assert.equal(rowsOf(path), 35, 'close() writes what is held');
   });
 
-  it('a group that cannot be written (the file locked by another process) is kept and written once the lock is gone', async () => {
-    const path = join(root, 'buffer-locked', 'vigil.db');
+  for (const historyReads of ['load', 'worker'] as const) {
+  it(`a group that cannot be written (the file locked by another process) is kept and written once the lock is gone (${historyReads === 'worker' ? 'on the worker' : 'here'})`, async () => {
+    const path = join(root, `buffer-locked-${historyReads}`, 'vigil.db');
     const failures: Array<{ rows: number; dropped: boolean }> = [];
-    const store = new SqliteStore({ path, busyTimeoutMs: 20, onScoringWriteFailure: (_err, detail) => failures.push(detail) });
+    const store = new SqliteStore({ path, historyReads, busyTimeoutMs: 20, onScoringWriteFailure: (_err, detail) => failures.push(detail) });
     await store.migrate();
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
@@ -205,5 +206,31 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     assert.deepEqual(await store.scorings.velocity('b', [{ by: 'ip', hash: 'ip-1', since: '2026-01-01T00:00:00.000Z' }]), [2]);
     assert.equal(rowsOf(path), 2);
     await store.close();
+  });
+  }
+
+  it('on the worker (historyReads: worker): groups are written there, flush() resolves once they are, every other use sees them at once, close() writes all', async () => {
+    const path = join(root, 'buffer-worker', 'vigil.db');
+    const store = new SqliteStore({ path, historyReads: 'worker' });
+    await store.migrate();
+    await store.scorings.add(scoring('w', 0));
+    assert.equal(rowsOf(path), 0, 'held back');
+    await new Promise((r) => setTimeout(r, 80));
+    assert.equal(rowsOf(path), 1, 'written by the worker after a few ms');
+    for (let i = 1; i <= 32; i++) await store.scorings.add(scoring('w', i));
+    await store.scorings.flush();
+    assert.equal(rowsOf(path), 33, 'flush() resolved once the worker wrote them');
+    // The ways of the serving connection (outcome, lookup, deletion) see a group just handed to the worker.
+    for (let i = 33; i < 40; i++) await store.scorings.add(scoring('w', i));
+    assert.equal(await store.scorings.setOutcome('w', 'tx-34', 'fraud_confirmed', true), 1);
+    assert.equal((await store.scorings.byTransaction('w', 'tx-35')).length, 1);
+    for (let i = 40; i < 72; i++) await store.scorings.add(scoring('w', i)); // a full group: handed over at once
+    assert.equal(await store.scorings.deleteByIdentity('w', 'customer', 'c-71'), 1);
+    assert.equal((await store.scorings.findByIdentity('w', 'customer', 'c-70')).length, 1);
+    // Exact velocity on the worker: every scoring added so far, the deleted one gone.
+    assert.deepEqual(await store.scorings.velocity('w', [{ by: 'ip', hash: 'ip-1', since: '2026-01-01T00:00:00.000Z' }]), [71]);
+    await store.scorings.add(scoring('w', 72));
+    await store.close();
+    assert.equal(rowsOf(path), 72, 'close() writes what is held and what the worker was given');
   });
 });

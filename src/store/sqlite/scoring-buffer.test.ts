@@ -73,4 +73,38 @@ describe('ScoringBuffer', () => {
     buffer.stop();
     assert.deepEqual(t.written(), ['1', '2', '3']);
   });
+
+  it('rows handed to another connection: written there unless `here`; those it hands back are kept ahead of newer rows, reported and retried', async () => {
+    const t = table();
+    const handed: Array<readonly ScoringValues[]> = [];
+    const errors: number[] = [];
+    const buffer = new ScoringBuffer({
+      write: (rows, here) => {
+        if (here) t.write(rows);
+        else handed.push(rows);
+      },
+      onError: (_err, n) => errors.push(n),
+      onDropped: () => assert.fail('nothing refused'),
+      delayMs: 1,
+    });
+    buffer.add(row('1'));
+    buffer.add(row('2'));
+    buffer.flush();
+    assert.deepEqual(handed.map((g) => g.map((r) => r.transactionId)), [['1', '2']]);
+    assert.equal(buffer.size, 0);
+    assert.ok(!buffer.holds(scoringKey('a', 'customer_hash', 'c-2')));
+    buffer.add(row('3'));
+    // The other connection wrote '1' and could not write '2' (a locked file): '2' comes back ahead of '3'.
+    buffer.giveBack(handed[0]!.slice(1), Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }));
+    assert.deepEqual(errors, [1]);
+    assert.ok(buffer.holds(scoringKey('a', 'customer_hash', 'c-2')));
+    buffer.flush(true);
+    assert.deepEqual(t.written(), ['2', '3']);
+    // The retry timer finds nothing left to write.
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(handed.length, 1);
+    buffer.giveBack([], new Error('nothing'));
+    assert.deepEqual(errors, [1], 'an empty hand-back is no failure');
+    buffer.stop();
+  });
 });

@@ -9,11 +9,14 @@ export const SCORING_BATCH_DELAY_MS = 5;
 const RETRY_MS = 1000;
 
 /** SQLite result codes of a write that may succeed later (the rows stay buffered); any other failure is the row's. */
-const TRANSIENT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|PROTOCOL|NOMEM|INTERRUPT)/;
+export const TRANSIENT_WRITE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY|PROTOCOL|NOMEM|INTERRUPT)/;
 
 export interface ScoringBufferOptions {
-  /** Writes rows in one transaction (all or none). */
-  write(rows: readonly ScoringValues[]): void;
+  /**
+   * Writes rows in one transaction (all or none), on the caller's connection when `here`; otherwise it may hand
+   * them to another thread's connection, which settles them later (`giveBack` those it could not write).
+   */
+  write(rows: readonly ScoringValues[], here: boolean): void;
   /** A write failed; the rows stay buffered and are tried again. */
   onError(err: unknown, rows: number): void;
   /** A row that can never be written (its values are refused): dropped, so the others go on. */
@@ -60,10 +63,11 @@ export class ScoringBuffer {
   }
 
   /**
-   * Writes the buffered rows now (synchronously, on the caller's connection). A failure that may pass keeps
-   * every row not written and throws; a row whose values are refused is dropped and reported.
+   * Writes the buffered rows now: synchronously on the caller's connection (`here`), or handed to the write's
+   * other connection when it takes them (ScoringBufferOptions.write). A failure that may pass keeps every row not
+   * written and throws; a row whose values are refused is dropped and reported.
    */
-  flush(): void {
+  flush(here = false): void {
     if (this.#rows.length === 0) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -71,7 +75,7 @@ export class ScoringBuffer {
     this.#rows = [];
     this.#keys.clear();
     try {
-      this.options.write(rows);
+      this.options.write(rows, here);
       return;
     } catch (err) {
       if (transient(err)) {
@@ -82,7 +86,7 @@ export class ScoringBuffer {
     // One row is refused: the others are written one by one, the refused ones dropped.
     for (let i = 0; i < rows.length; i++) {
       try {
-        this.options.write([rows[i]!]);
+        this.options.write([rows[i]!], true);
       } catch (err) {
         if (transient(err)) {
           this.#restore(rows.slice(i));
@@ -91,6 +95,22 @@ export class ScoringBuffer {
         this.options.onDropped(err, rows[i]!);
       }
     }
+  }
+
+  /**
+   * Rows handed to another connection that it could not write (a failure that may pass): back in front of the
+   * buffer, reported, and tried again later.
+   */
+  giveBack(rows: readonly ScoringValues[], err: unknown): void {
+    if (rows.length === 0) return;
+    this.#restore(rows);
+    this.options.onError(err, rows.length);
+    this.#arm(RETRY_MS);
+  }
+
+  /** A row handed to another connection that SQLite refused: dropped and reported. */
+  refused(row: ScoringValues, err: unknown): void {
+    this.options.onDropped(err, row);
   }
 
   /** Stops the timer; the caller flushes (close). */
@@ -125,7 +145,7 @@ export class ScoringBuffer {
 
 function transient(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && TRANSIENT.test(code);
+  return typeof code === 'string' && TRANSIENT_WRITE.test(code);
 }
 
 /** The key of one (account, column, value) a read may ask for. */

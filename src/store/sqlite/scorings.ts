@@ -40,19 +40,18 @@ function insertBindings(values: ScoringValues): Record<string, unknown> {
   return Object.fromEntries(SCORING_INSERT_COLUMNS.map((column, i) => [column, params[i]]));
 }
 
+const OUTCOME_NAMES = { account: '@account_id', transaction: '@transaction_id', outcome: '@outcome' } as const;
+
+/** The insert of one scoring row, named parameters (insertBindings); the buffer's writes run it on either connection. */
+const INSERT_ROW_SQL = `
+        INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
+        VALUES (${SCORING_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}, ${outcomeFraudSql((name) => OUTCOME_NAMES[name], '1', '0')})`;
+
 function prepare(db: Database) {
-  const names = { account: '@account_id', transaction: '@transaction_id', outcome: '@outcome' } as const;
   return {
-    insert: db
-      .prepare<Record<string, unknown>, number>(`
-        INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
-        VALUES (${SCORING_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}, ${outcomeFraudSql((name) => names[name], '1', '0')})
-        RETURNING id`)
-      .pluck(),
+    insert: db.prepare<Record<string, unknown>, number>(`${INSERT_ROW_SQL}\n        RETURNING id`).pluck(),
     // The buffer's writes (scoring-buffer.ts): no id read back, so SQLite runs the statement to its end.
-    insertRow: db.prepare<Record<string, unknown>>(`
-        INSERT INTO payment_scorings (${SCORING_INSERT_COLUMNS.join(', ')}, outcome_fraud)
-        VALUES (${SCORING_INSERT_COLUMNS.map((c) => `@${c}`).join(', ')}, ${outcomeFraudSql((name) => names[name], '1', '0')})`),
+    insertRow: db.prepare<Record<string, unknown>>(INSERT_ROW_SQL),
     byTransaction: db.prepare<[string, string], ScoringRow>(
       `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND transaction_id = ? ORDER BY id`,
     ),
@@ -118,7 +117,29 @@ export class SqliteScorings implements ScoringsPort {
       for (const values of batch) insert.run(insertBindings(values));
     });
     this.#writeRows = (batch) => rows.immediate(batch);
-    this.#buffer = new ScoringBuffer({ write: this.#writeRows, ...failures });
+    this.#buffer = new ScoringBuffer({ write: (batch, here) => this.#write(batch, here), ...failures });
+  }
+
+  /**
+   * A group of buffered rows: handed to the reader's connection when it takes them (the read worker while this
+   * thread is saturated: the reads after them run there too), else written here once the rows it was given before
+   * are settled (so ids and commits keep their order).
+   */
+  #write(batch: readonly ScoringValues[], here: boolean): void {
+    if (!here && this.reader.offerWrite?.({
+      sql: INSERT_ROW_SQL,
+      rows: batch.map(insertBindings),
+      settled: (unwritten, err) => this.#buffer.giveBack(batch.slice(unwritten), err),
+      refused: (index, err) => this.#buffer.refused(batch[index]!, err),
+    })) return;
+    this.reader.settleWrites?.();
+    this.#writeRows(batch);
+  }
+
+  /** Every scoring stored so far is in this connection's view: the reader's writes settled, the buffer written here. */
+  #commitAll(): void {
+    this.reader.settleWrites?.();
+    this.#buffer.flush(true);
   }
 
   /**
@@ -127,17 +148,21 @@ export class SqliteScorings implements ScoringsPort {
    * calls it first.
    */
   flushSync(): void {
-    this.#buffer.flush();
+    this.#commitAll();
   }
 
-  flush(): Promise<void> {
-    return settle(() => this.#buffer.flush());
+  /** Writes the buffered scorings (on the worker while it takes them), and resolves once all are written. */
+  async flush(): Promise<void> {
+    this.#buffer.flush();
+    await this.reader.writesSettled?.();
+    // Rows the worker handed back (a failure that may pass): here, now, or the failure.
+    this.#buffer.flush(true);
   }
 
   /** Stops the buffer's timer and writes what it holds (the store is closing). */
   close(): void {
     this.#buffer.stop();
-    this.#buffer.flush();
+    this.#commitAll();
   }
 
   /** Writes the buffer first when it holds a row of (column, value) of the account. */
@@ -152,7 +177,7 @@ export class SqliteScorings implements ScoringsPort {
       const values = scoringValues(scoring);
       // A scoring with its outcome already known is written at once: fraud counts read only written rows.
       if (values.outcome !== null) {
-        this.#buffer.flush();
+        this.#commitAll();
         this.#writeRows([values]);
       } else this.#buffer.add(values);
     });
@@ -177,7 +202,7 @@ export class SqliteScorings implements ScoringsPort {
       this.#refuseDeleted(scoring);
       const values = scoringValues(scoring);
       // Ids follow the order scorings were stored in.
-      this.#buffer.flush();
+      this.#commitAll();
       const id = this.statements.insert.get(insertBindings(values));
       if (id === undefined) throw new Error('scoring insert did not return an id');
       return storedScoring(values, id);
@@ -186,7 +211,7 @@ export class SqliteScorings implements ScoringsPort {
 
   byTransaction(accountId: string, transactionId: string): Promise<StoredScoring[]> {
     return settle(() => {
-      this.#buffer.flush();
+      this.#commitAll();
       return this.statements.byTransaction.all(accountId, transactionId).map(toScoring);
     });
   }
@@ -252,14 +277,14 @@ export class SqliteScorings implements ScoringsPort {
     return settle(() => {
       const checked = paymentOutcome(outcome);
       if (typeof fraud !== 'boolean') throw new RangeError('fraud must be a boolean');
-      this.#buffer.flush();
+      this.#commitAll();
       return this.statements.setOutcome.run(checked, fraud ? 1 : 0, accountId, transactionId).changes;
     });
   }
 
   findByIdentity(accountId: string, field: IdentityField, hash: string): Promise<StoredScoring[]> {
     return settle(() => {
-      this.#buffer.flush();
+      this.#commitAll();
       const sql = `SELECT ${SCORING_COLUMNS} FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ? ORDER BY id`;
       return this.#cached.get<ScoringRow>(sql).all(accountId, hash).map(toScoring);
     });
@@ -267,7 +292,7 @@ export class SqliteScorings implements ScoringsPort {
 
   deleteByIdentity(accountId: string, field: IdentityField, hash: string): Promise<number> {
     return settle(() => {
-      this.#buffer.flush();
+      this.#commitAll();
       return this.#cached.get(`DELETE FROM payment_scorings WHERE account_id = ? AND ${identityColumn(field)} = ?`).run(accountId, hash).changes;
     });
   }

@@ -137,7 +137,9 @@ export class SqliteStore implements Store {
     // A payment scoring's history reads: on a worker thread's connection while the event loop is saturated (read-worker.ts).
     if (options.path === ':memory:') this.#reader = new LocalReader(this.#db);
     else {
-      const worker = new WorkerReader(options.path, busyTimeoutMs);
+      // The worker writes groups of scorings too (while saturated): checkpoints stay with the checkpointer as here.
+      const walAutocheckpoint = options.backgroundCheckpoint ? Math.trunc(options.inlineCheckpointPages ?? 10_000) : 1000;
+      const worker = new WorkerReader(options.path, busyTimeoutMs, { walAutocheckpoint });
       this.#reader = options.historyReads === 'worker' ? worker : new LoadReader(new LocalReader(this.#db), worker);
     }
     this.deletedUsers = this.#deleted;
