@@ -176,6 +176,23 @@ describe('reads by load (LoadReader)', () => {
     }
   });
 
+  it('the first read is made here: the busy start of a server is no load', async () => {
+    const { path, db } = database();
+    const worker = new Noting(new WorkerReader(path, 1000));
+    const reader = new LoadReader(new LocalReader(db), worker);
+    try {
+      spin(150);
+      assert.deepEqual(await reader.firstRows([COUNT]), [{ n: 0, last: null }]);
+      assert.deepEqual([worker.calls, reader.saturated], [0, false]);
+      spin(150);
+      await reader.firstRows([COUNT]);
+      assert.deepEqual([worker.calls, reader.saturated], [1, true]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
   it('a read the worker cannot answer is made here: a dead worker, or one that cannot open the file', async () => {
     const { path, db } = database();
     db.prepare('INSERT INTO t (v) VALUES (?)').run('a');
@@ -183,6 +200,9 @@ describe('reads by load (LoadReader)', () => {
     const reader = new LoadReader(new LocalReader(db), worker);
     const unopenable = new LoadReader(new LocalReader(db), new WorkerReader(join(root, 'missing', 'none.db'), 1000));
     try {
+      // Their first reads (here) start the measuring.
+      await reader.firstRows([COUNT]);
+      await unopenable.firstRows([COUNT]);
       spin(150);
       // In flight on the worker (a recursive count) when it dies.
       const slow = reader.firstRows<{ n: number }>([{ sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) AS n FROM c', params: [] }]);

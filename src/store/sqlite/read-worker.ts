@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { TRANSIENT_WRITE } from './scoring-buffer.ts';
 import { settle } from './values.ts';
 import { type HostedRequest, replyError, WorkerHost } from './worker-host.ts';
-import { performance } from 'node:perf_hooks';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 
 /** One query of a read: SQL text built from the store's closed column maps only, and its bound values. */
 export interface ReadQuery {
@@ -404,8 +404,10 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
 /**
  * How often the serving thread's load is measured, the share of busy time from which it counts as saturated, and
  * the share below which it counts as calm again. Between the two it stays as it was: with its writes and reads on
- * the worker, a saturated thread has time to spare (its load at full speed fell to 0.85-0.9 now and then), and
- * going back and forth cost 10-25% of the throughput (docs/benchmarks.md, 2026-11-28).
+ * the worker, a saturated thread has time to spare (its load at full speed fell to 0.7-0.9 now and then), and
+ * going back and forth cost 10-25% of the throughput (docs/benchmarks.md, 2026-11-28). The price: after a burst,
+ * a steady moderate load (500 scorings a second, or one client's calls one after another: 0.55-0.9 busy) stays
+ * on the worker, where the serving thread spends less per scoring but a lone scoring waits for the round trip.
  */
 const LOAD_SAMPLE_MS = 100;
 const SATURATED = 0.9;
@@ -423,8 +425,9 @@ const CALM = 0.5;
  */
 export class LoadReader implements SnapshotReader {
   #saturated = false;
-  #sampledAt = performance.now();
-  #since = performance.eventLoopUtilization();
+  #sampledAt = 0;
+  /** Where the stretch being measured began; none before the first read (the server's start is no load). */
+  #since: EventLoopUtilization | undefined;
 
   constructor(
     private readonly local: SnapshotReader,
@@ -438,7 +441,10 @@ export class LoadReader implements SnapshotReader {
 
   firstRows<R>(queries: readonly ReadQuery[]): Promise<Array<R | undefined>> {
     const now = performance.now();
-    if (now - this.#sampledAt >= LOAD_SAMPLE_MS) {
+    if (this.#since === undefined) {
+      this.#since = performance.eventLoopUtilization();
+      this.#sampledAt = now;
+    } else if (now - this.#sampledAt >= LOAD_SAMPLE_MS) {
       const load = performance.eventLoopUtilization(this.#since);
       this.#since = performance.eventLoopUtilization();
       this.#sampledAt = now;
