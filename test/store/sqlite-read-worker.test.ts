@@ -142,6 +142,9 @@ class Noting implements SnapshotReader {
   close(): Promise<void> {
     return this.inner.close();
   }
+  get waiting(): number | undefined {
+    return this.inner.waiting;
+  }
 }
 
 /** Keeps this thread busy for `ms`, as a flood of requests would. */
@@ -170,6 +173,37 @@ describe('reads by load (LoadReader)', () => {
       await new Promise((r) => setTimeout(r, 150));
       assert.deepEqual(await reader.firstRows([COUNT]), expected);
       assert.deepEqual([here.calls, worker.calls, reader.saturated], [2, 2, false]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('stays on the worker while calls queue there, though this thread has time to spare; back here once they do not', async () => {
+    const { path, db } = database();
+    const worker = new Noting(new WorkerReader(path, 1000));
+    const reader = new LoadReader(new LocalReader(db), worker);
+    const slowRead = { sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c', params: [] };
+    const partlyBusy = async () => {
+      spin(70);
+      await new Promise((r) => setTimeout(r, 45));
+    };
+    try {
+      await reader.firstRows([COUNT]);
+      spin(150);
+      const slow = Array.from({ length: 4 }, () => reader.firstRows([slowRead]));
+      assert.equal(reader.saturated, true);
+      // About 60% busy, four calls waiting on the worker: still there.
+      await partlyBusy();
+      const queued = reader.firstRows([COUNT]);
+      assert.equal(reader.saturated, true);
+      assert.equal(worker.calls, 5);
+      await Promise.all([...slow, queued]);
+      // The same load with nothing waiting on the worker: back here.
+      await reader.firstRows([COUNT]);
+      await partlyBusy();
+      await reader.firstRows([COUNT]);
+      assert.equal(reader.saturated, false);
     } finally {
       await reader.close();
       db.close();

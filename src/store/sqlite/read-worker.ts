@@ -29,6 +29,8 @@ export interface SnapshotReader {
   settleWrites?(): void;
   /** Resolves once every write taken so far is settled, without blocking this thread. */
   writesSettled?(): Promise<void>;
+  /** Calls asked for and not answered yet. */
+  readonly waiting?: number;
 }
 
 /** A group of rows for `offerWrite`: one INSERT text with named parameters, one object of values per row. */
@@ -255,6 +257,8 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
   #lastWrite = 0;
   /** Shared with the worker: [0] the last write it settled; per write slot, its number and its first row not written. */
   readonly #status: Int32Array;
+  /** Calls sent to the worker and not answered yet (`waiting`). */
+  #sentCalls = 0;
   /** Callers of writesSettled waiting for the writes in flight. */
   #whenSettled: Array<() => void> = [];
   /** How long settleWrites waits: the worker's own busy timeout and a margin. */
@@ -304,6 +308,10 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
     }
   }
 
+  get waiting(): number {
+    return this.#queued.length + this.#sentCalls;
+  }
+
   writesSettled(): Promise<void> {
     if (this.#writes.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#whenSettled.push(resolve));
@@ -331,6 +339,7 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
   }
 
   protected answer(sent: Sent, reply: Reply): void {
+    this.#sentCalls -= sent.calls.length;
     if ('failed' in reply) {
       for (const seq of sent.writes) this.#settleFromStatus(seq);
       for (const call of sent.calls) call.reject(new Error(reply.failed.message));
@@ -350,6 +359,7 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
   }
 
   protected fail(sent: Sent, err: Error): void {
+    this.#sentCalls -= sent.calls.length;
     for (const seq of sent.writes) this.#settleFromStatus(seq, err);
     for (const call of sent.calls) call.reject(err);
   }
@@ -397,21 +407,25 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
     }
     const pairs = calls.map((call) => call.queries.map((query): [number, readonly unknown[]] => [number(query.sql), query.params]));
     const request: Request = { id: 0, texts, reset, calls: pairs, writes: rows };
+    this.#sentCalls += calls.length;
     this.send(request, { calls, writes });
   }
 }
 
 /**
- * How often the serving thread's load is measured, the share of busy time from which it counts as saturated, and
- * the share below which it counts as calm again. Between the two it stays as it was: with its writes and reads on
- * the worker, a saturated thread has time to spare (its load at full speed fell to 0.7-0.9 now and then), and
- * going back and forth cost 10-25% of the throughput (docs/benchmarks.md, 2026-11-28). The price: after a burst,
- * a steady moderate load (500 scorings a second, or one client's calls one after another: 0.55-0.9 busy) stays
- * on the worker, where the serving thread spends less per scoring but a lone scoring waits for the round trip.
+ * How often the serving thread's load is measured, and the share of busy time from which it counts as saturated.
+ * A thread whose reads and writes went to the worker has time to spare while its calls wait there (its load at full
+ * speed fell to 0.7-0.9 now and then), and going back to reading here at each such dip cost 10-25% of the
+ * throughput (docs/benchmarks.md, 2026-11-28). So it keeps to the worker while at least QUEUED calls waited there at
+ * once in the stretch and it was busy at least CALM of it. A moderate steady load (500 scorings a second) rarely
+ * has more than one scoring's calls on the worker, and goes back here, where a lone scoring skips the round trip
+ * and does not wait behind the worker's writes.
  */
 const LOAD_SAMPLE_MS = 100;
 const SATURATED = 0.9;
 const CALM = 0.5;
+/** Calls waiting on the worker at once (at some point of the stretch) for a thread under SATURATED to keep using it. */
+const QUEUED = 4;
 
 /**
  * Reads on this thread, or on the worker while this thread is saturated. On the worker, a scoring's history
@@ -426,6 +440,8 @@ const CALM = 0.5;
 export class LoadReader implements SnapshotReader {
   #saturated = false;
   #sampledAt = 0;
+  /** The most calls waiting on the worker seen in the stretch being measured. */
+  #peakWaiting = 0;
   /** Where the stretch being measured began; none before the first read (the server's start is no load). */
   #since: EventLoopUtilization | undefined;
 
@@ -441,6 +457,8 @@ export class LoadReader implements SnapshotReader {
 
   firstRows<R>(queries: readonly ReadQuery[]): Promise<Array<R | undefined>> {
     const now = performance.now();
+    const waiting = this.worker.waiting ?? 0;
+    if (waiting > this.#peakWaiting) this.#peakWaiting = waiting;
     if (this.#since === undefined) {
       this.#since = performance.eventLoopUtilization();
       this.#sampledAt = now;
@@ -448,7 +466,9 @@ export class LoadReader implements SnapshotReader {
       const load = performance.eventLoopUtilization(this.#since);
       this.#since = performance.eventLoopUtilization();
       this.#sampledAt = now;
-      this.#saturated = load.utilization >= (this.#saturated ? CALM : SATURATED);
+      // Saturated, or calls still queueing on the worker while this thread has a little time to spare.
+      this.#saturated = load.utilization >= SATURATED || (this.#saturated && load.utilization >= CALM && this.#peakWaiting >= QUEUED);
+      this.#peakWaiting = 0;
     }
     if (!this.#saturated) {
       // Rows the worker was given to write are settled first, so that this connection sees them.
