@@ -73,15 +73,25 @@ describe('Recorder decision log', () => {
       return append(records);
     };
     try {
+      // A first record starts the decision log's thread, so that the turns below are not slowed by its start.
+      recorder.logDecision({ ...decision(5), group: 'warm-up' });
+      for (const deadline = Date.now() + 5000; appends.length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, DECISION_DELAY_MS));
+      appends.length = 0;
+      const t0 = performance.now();
       recorder.logDecision(decision(6));
       await new Promise((r) => setImmediate(r));
       recorder.logDecision(decision(7));
       await new Promise((r) => setImmediate(r));
       recorder.logDecision(decision(8));
+      const spread = performance.now() - t0;
       const deadline = Date.now() + 5000;
       while (appends.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DECISION_DELAY_MS));
       await recorder.stop();
-      assert.deepEqual(appends, [3]);
+      // Three turns within 10 ms (half the delay) go in one append; a delay of 0 fails here. A machine that stalled
+      // between the turns (a loaded CI run took over 20 ms for two setImmediates) may split them: then only their total
+      // is checked.
+      if (spread < 10) assert.deepEqual(appends, [3], `three turns within ${spread.toFixed(1)} ms`);
+      else assert.equal(appends.reduce((a, b) => a + b, 0), 3);
       assert.equal((await store.decisions.list('acct', 'phone', '2026-11-23T10:00:06.000Z', '2026-11-23T10:00:09.000Z', 10)).length, 3);
     } finally {
       store.decisions.append = append;
