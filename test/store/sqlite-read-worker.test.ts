@@ -10,23 +10,26 @@ const root = mkdtempSync(join(tmpdir(), 'vigil-read-worker-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 let files = 0;
-/** A WAL database file with one table, written through a connection of this thread (as the store's is). */
+/**
+ * A WAL database file with one table, written through a connection of this thread (as the store's is). The table
+ * refuses the value 'bad' (a CHECK), as SQLite refuses a scoring row's bad values.
+ */
 function database(): { path: string; db: Database.Database } {
   const path = join(root, `db-${files++}.db`);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL CHECK (v <> 'bad'))");
   return { path, db };
 }
 
 const COUNT = { sql: 'SELECT count(*) AS n, max(id) AS last FROM t', params: [] };
 
-/** Runs `test` with a worker reader on a new database holding `rows`; both are closed after. */
-async function withWorker(rows: readonly string[], test: (reader: WorkerReader, db: Database.Database) => Promise<void>): Promise<void> {
+/** Runs `test` with a worker reader (busy timeout `busyTimeoutMs`) on a new database holding `rows`; both are closed after. */
+async function withWorker(rows: readonly string[], test: (reader: WorkerReader, db: Database.Database) => Promise<void>, busyTimeoutMs = 1000): Promise<void> {
   const { path, db } = database();
   const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
   for (const v of rows) insert.run(v);
-  const reader = new WorkerReader(path, 1000);
+  const reader = new WorkerReader(path, busyTimeoutMs);
   try {
     await test(reader, db);
   } finally {
@@ -300,20 +303,11 @@ function rowsWrite(values: readonly string[]): RowsWrite & { outcome?: { unwritt
   return write;
 }
 
-/** A table that refuses the value 'bad' (a CHECK), as SQLite refuses a scoring row's bad values. */
-function checkedDatabase(): { path: string; db: Database.Database } {
-  const made = database();
-  made.db.exec("DROP TABLE t; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL CHECK (v <> 'bad'))");
-  return made;
-}
-
 const ALL = { sql: 'SELECT group_concat(v) AS vs, count(*) AS n FROM t', params: [] };
 
 describe('writes on the read worker (WorkerReader.offerWrite)', () => {
-  it('a read sent after a write sees its rows; settleWrites makes them visible to the serving connection at once', async () => {
-    const { path, db } = checkedDatabase();
-    const reader = new WorkerReader(path, 1000);
-    try {
+  it('a read sent after a write sees its rows; settleWrites makes them visible to the serving connection at once', () =>
+    withWorker([], async (reader, db) => {
       const first = rowsWrite(['a', 'b']);
       assert.equal(reader.offerWrite(first), true);
       // Same turn: the write and the read travel in one message, the write first.
@@ -329,16 +323,10 @@ describe('writes on the read worker (WorkerReader.offerWrite)', () => {
       // The connection still refuses writes of its own reads.
       await assert.rejects(reader.firstRows([{ sql: "INSERT INTO t (v) VALUES ('x') RETURNING id", params: [] }]), /readonly/i);
       assert.equal(reader.offerWrite(rowsWrite([])), false, 'nothing to write');
-    } finally {
-      await reader.close();
-      db.close();
-    }
-  });
+    }));
 
-  it('a row SQLite refuses is dropped and reported; the others of its group are written', async () => {
-    const { path, db } = checkedDatabase();
-    const reader = new WorkerReader(path, 1000);
-    try {
+  it('a row SQLite refuses is dropped and reported; the others of its group are written', () =>
+    withWorker([], async (reader) => {
       const write = rowsWrite(['one', 'bad', 'two']);
       reader.offerWrite(write);
       await write.done;
@@ -347,16 +335,10 @@ describe('writes on the read worker (WorkerReader.offerWrite)', () => {
       assert.equal(write.refusedRows[0]![0], 1);
       assert.match(write.refusedRows[0]![1], /CHECK/);
       assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'one,two', n: 2 }]);
-    } finally {
-      await reader.close();
-      db.close();
-    }
-  });
+    }));
 
-  it('a write that meets a locked file is handed back whole; the reads sent with it fail rather than miss it', async () => {
-    const { path, db } = checkedDatabase();
-    const reader = new WorkerReader(path, 50);
-    try {
+  it('a write that meets a locked file is handed back whole; the reads sent with it fail rather than miss it', () =>
+    withWorker([], async (reader, db) => {
       assert.deepEqual(await reader.firstRows([ALL]), [{ vs: null, n: 0 }]);
       db.exec('BEGIN IMMEDIATE'); // the serving connection holds the write lock past the worker's busy timeout
       const write = rowsWrite(['a', 'b']);
@@ -372,14 +354,10 @@ describe('writes on the read worker (WorkerReader.offerWrite)', () => {
       reader.settleWrites();
       assert.deepEqual(again.outcome, { unwritten: 2 });
       assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'a,b', n: 2 }]);
-    } finally {
-      await reader.close();
-      db.close();
-    }
-  });
+    }, 50));
 
   it('settleWrites waits out a write held up by a lock: handed back when the worker gives up, else an error of its own (SQLITE_BUSY)', async () => {
-    const { path, db } = checkedDatabase();
+    const { path, db } = database();
     // The worker gives up on the lock after 100 ms: settleWrites returns then, the rows handed back.
     const quick = new WorkerReader(path, 100);
     // This one waits 5 s for the lock, longer than settleWrites (200 ms) waits for it.
@@ -410,10 +388,8 @@ describe('writes on the read worker (WorkerReader.offerWrite)', () => {
     }
   });
 
-  it('a worker that dies hands back the writes it had not settled, and the next one writes again', async () => {
-    const { path, db } = checkedDatabase();
-    const reader = new WorkerReader(path, 1000);
-    try {
+  it('a worker that dies hands back the writes it had not settled, and the next one writes again', () =>
+    withWorker([], async (reader, db) => {
       // A slow read keeps the worker busy; the write queued behind it never runs.
       const slow = reader.firstRows([{ sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) AS n FROM c', params: [] }]);
       await new Promise((r) => setTimeout(r, 5));
@@ -429,14 +405,10 @@ describe('writes on the read worker (WorkerReader.offerWrite)', () => {
       const next = rowsWrite(['next']);
       reader.offerWrite(next);
       assert.deepEqual(await reader.firstRows([ALL]), [{ vs: 'next', n: 1 }]);
-    } finally {
-      await reader.close();
-      db.close();
-    }
-  });
+    }));
 
   it('close writes what it was given before it; writes after it are refused', async () => {
-    const { path, db } = checkedDatabase();
+    const { path, db } = database();
     const reader = new WorkerReader(path, 1000);
     const write = rowsWrite(['kept']);
     reader.offerWrite(write);
@@ -450,7 +422,7 @@ describe('writes on the read worker (WorkerReader.offerWrite)', () => {
 
 describe('writes by load (LoadReader)', () => {
   it('go to the worker while saturated, and are settled before any read here once calm', async () => {
-    const { path, db } = checkedDatabase();
+    const { path, db } = database();
     const worker = new WorkerReader(path, 1000);
     const reader = new LoadReader(new LocalReader(db), worker);
     try {
