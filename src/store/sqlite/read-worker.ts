@@ -157,17 +157,17 @@ const statement = (n) => {
   return s;
 };
 const read = db.transaction((queries) => queries.map(([n, params]) => statement(n).get(...params)));
+const errorOf = (err) => ({ message: String(err && err.message), code: err && err.code });
 const outcome = (queries) => {
   try {
     return { ok: true, rows: read(queries) };
   } catch (err) {
-    return { ok: false, error: { message: String(err && err.message), code: err && err.code } };
+    return { ok: false, error: errorOf(err) };
   }
 };
 const insert = db.transaction((s, rows) => {
   for (const row of rows) s.run(row);
 });
-const errorOf = (err) => ({ message: String(err && err.message), code: err && err.code });
 const transient = (err) => typeof (err && err.code) === 'string' && TRANSIENT.test(err.code);
 // All rows in one transaction; when SQLite refuses one, row by row, the refused ones dropped.
 const writeRows = (s, rows) => {
@@ -279,7 +279,8 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
   firstRows<R>(queries: readonly ReadQuery[]): Promise<Array<R | undefined>> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     return new Promise<unknown[]>((resolve, reject) => {
-      if (this.#queued.push({ queries, resolve, reject }) === 1 && this.#queuedWrites.length === 0) queueMicrotask(this.#flush.bind(this));
+      this.#queued.push({ queries, resolve, reject });
+      this.#queuedOne();
     }) as Promise<Array<R | undefined>>;
   }
 
@@ -288,8 +289,14 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
     if (this.closed || this.#writes.size >= MAX_WRITES_IN_FLIGHT || write.rows.length === 0) return false;
     const seq = ++this.#lastWrite;
     this.#writes.set(seq, write);
-    if (this.#queuedWrites.push(seq) === 1 && this.#queued.length === 0) queueMicrotask(this.#flush.bind(this));
+    this.#queuedWrites.push(seq);
+    this.#queuedOne();
     return true;
+  }
+
+  /** The first call or write of this job of the event loop sends them all once the job ends (one message). */
+  #queuedOne(): void {
+    if (this.#queued.length + this.#queuedWrites.length === 1) queueMicrotask(this.#flush.bind(this));
   }
 
   /** Sends the writes not sent yet and waits (blocking this thread) until the worker has settled every write. */

@@ -98,7 +98,8 @@ export class SqliteScorings implements ScoringsPort {
   /** Scorings added and not written yet (`add`); every read here writes them first when it could see them. */
   readonly #buffer: ScoringBuffer;
 
-  readonly #writeRows: (rows: readonly ScoringValues[]) => void;
+  /** Inserts rows given as their named parameters (insertBindings), in one IMMEDIATE transaction. */
+  readonly #insertBound: (bound: ReadonlyArray<Record<string, unknown>>) => void;
 
   /**
    * `reader` runs the reads of a scoring's history (velocity, amount statistics, fraud counts): for a file
@@ -112,11 +113,11 @@ export class SqliteScorings implements ScoringsPort {
     failures: Pick<ScoringBufferOptions, 'onError' | 'onDropped'> = { onError: reportWriteError, onDropped: reportDropped },
   ) {
     this.#cached = new StatementCache(db);
-    const rows = db.transaction((batch: readonly ScoringValues[]) => {
+    const rows = db.transaction((bound: ReadonlyArray<Record<string, unknown>>) => {
       const insert = this.statements.insertRow;
-      for (const values of batch) insert.run(insertBindings(values));
+      for (const values of bound) insert.run(values);
     });
-    this.#writeRows = (batch) => rows.immediate(batch);
+    this.#insertBound = (bound) => rows.immediate(bound);
     this.#buffer = new ScoringBuffer({ write: (batch, here) => this.#write(batch, here), ...failures });
   }
 
@@ -126,14 +127,16 @@ export class SqliteScorings implements ScoringsPort {
    * are settled (so ids and commits keep their order).
    */
   #write(batch: readonly ScoringValues[], here: boolean): void {
+    // Bound once, whichever connection writes them.
+    const bound = batch.map(insertBindings);
     if (!here && this.reader.offerWrite?.({
       sql: INSERT_ROW_SQL,
-      rows: batch.map(insertBindings),
+      rows: bound,
       settled: (unwritten, err) => this.#buffer.giveBack(batch.slice(unwritten), err),
       refused: (index, err) => this.#buffer.refused(batch[index]!, err),
     })) return;
     this.reader.settleWrites?.();
-    this.#writeRows(batch);
+    this.#insertBound(bound);
   }
 
   /** Every scoring stored so far is in this connection's view: the reader's writes settled, the buffer written here. */
@@ -178,7 +181,7 @@ export class SqliteScorings implements ScoringsPort {
       // A scoring with its outcome already known is written at once: fraud counts read only written rows.
       if (values.outcome !== null) {
         this.#commitAll();
-        this.#writeRows([values]);
+        this.#insertBound([insertBindings(values)]);
       } else this.#buffer.add(values);
     });
   }
