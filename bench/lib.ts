@@ -178,7 +178,8 @@ export async function pacedInProcess(base: string, opts: PacedOptions): Promise<
   const warmup = 1000;
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
-  // BENCH_PACED_TRACE=FILE writes each counted request's due time and latency (ms), one pair a line.
+  // BENCH_PACED_TRACE=FILE writes each counted request's due time (ms from the client's start), latency (ms) and due
+  // time as Unix epoch ms (to line up with a server's log), one request a line.
   const trace = process.env.BENCH_PACED_TRACE ? ([] as string[]) : undefined;
   let failed = 0;
   const send = (r: NonNullable<LoadOptions['requests']>[number], due: number, counted: boolean) =>
@@ -191,7 +192,7 @@ export async function pacedInProcess(base: string, opts: PacedOptions): Promise<
         res.on('end', () => {
           if (counted) {
             latencies.push(performance.now() - t0);
-            trace?.push(`${(due - start).toFixed(1)} ${latencies.at(-1)!.toFixed(2)}`);
+            trace?.push(`${(due - start).toFixed(1)} ${latencies.at(-1)!.toFixed(2)} ${(performance.timeOrigin + due).toFixed(0)}`);
           }
           resolve();
         });
