@@ -72,10 +72,14 @@ describe('Recorder decision log', () => {
       appends.push(records.length);
       return append(records);
     };
+    /** Waits (up to 5 s) for the decision log's first append. */
+    const appended = async () => {
+      for (const deadline = Date.now() + 5000; appends.length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, DECISION_DELAY_MS));
+    };
     try {
       // A first record starts the decision log's thread, so that the turns below are not slowed by its start.
       recorder.logDecision({ ...decision(5), group: 'warm-up' });
-      for (const deadline = Date.now() + 5000; appends.length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, DECISION_DELAY_MS));
+      await appended();
       appends.length = 0;
       const t0 = performance.now();
       recorder.logDecision(decision(6));
@@ -84,8 +88,7 @@ describe('Recorder decision log', () => {
       await new Promise((r) => setImmediate(r));
       recorder.logDecision(decision(8));
       const spread = performance.now() - t0;
-      const deadline = Date.now() + 5000;
-      while (appends.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, DECISION_DELAY_MS));
+      await appended();
       await recorder.stop();
       // Three turns within 10 ms (half the delay) go in one append; a delay of 0 fails here. A machine that stalled
       // between the turns (a loaded CI run took over 20 ms for two setImmediates) may split them: then only their total
