@@ -167,13 +167,18 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     }
   };
 
+  /** Waits until `done()` holds, up to 5 s (retries of a failed group come 1 s apart, so the first is seen alone). */
+  const eventually = async (done: () => boolean): Promise<void> => {
+    for (const deadline = Date.now() + 5000; !done() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+  };
+
   it('another connection sees an added scoring once the group is written: after a few ms, at flush(), when 32 are held, at close()', async () => {
     const path = join(root, 'buffer', 'vigil.db');
     const store = new SqliteStore({ path });
     await store.migrate();
     await store.scorings.add(scoring('a', 0));
     assert.equal(rowsOf(path), 0, 'held back');
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => rowsOf(path) === 1);
     assert.equal(rowsOf(path), 1, 'written by the timer');
     await store.scorings.add(scoring('a', 1));
     await store.scorings.flush();
@@ -197,7 +202,8 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     other.exec('BEGIN IMMEDIATE');
     await store.scorings.add(scoring('b', 0));
     await store.scorings.add(scoring('b', 1));
-    await new Promise((r) => setTimeout(r, 100));
+    // The first try fails after the busy timeout (on the worker, once its thread has started: slower on a loaded machine).
+    await eventually(() => failures.length > 0);
     assert.deepEqual(failures, [{ rows: 2, dropped: false }]);
     // A read that must see them fails as the write does, and keeps them too.
     await assert.rejects(store.scorings.velocity('b', [{ by: 'ip', hash: 'ip-1', since: '2026-01-01T00:00:00.000Z' }]), /locked|busy/i);
@@ -215,7 +221,8 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     await store.migrate();
     await store.scorings.add(scoring('w', 0));
     assert.equal(rowsOf(path), 0, 'held back');
-    await new Promise((r) => setTimeout(r, 80));
+    // Written by the worker a few ms after its thread has started (which a loaded machine makes slower).
+    await eventually(() => rowsOf(path) === 1);
     assert.equal(rowsOf(path), 1, 'written by the worker after a few ms');
     for (let i = 1; i <= 32; i++) await store.scorings.add(scoring('w', i));
     await store.scorings.flush();
