@@ -426,7 +426,9 @@ export class WorkerReader extends WorkerHost<Sent, Reply> implements SnapshotRea
  * throughput (docs/benchmarks.md, 2026-11-28). So it keeps to the worker while at least QUEUED calls waited there at
  * once in the stretch and it was busy at least CALM of it. A moderate steady load (500 scorings a second) rarely
  * has more than one scoring's calls on the worker, and goes back here, where a lone scoring skips the round trip
- * and does not wait behind the worker's writes.
+ * and does not wait behind the worker's writes. On a slow 2-core machine that load still crosses SATURATED often
+ * and spends much of its time on the worker, which then costs more CPU in all; requiring several saturated
+ * stretches in a row lowered that without changing the paced tail (docs/benchmarks.md, ninth session).
  */
 const LOAD_SAMPLE_MS = 100;
 const SATURATED = 0.9;
