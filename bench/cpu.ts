@@ -6,28 +6,24 @@
  * MAIN_THREAD=1 counts the main thread only: the event loop's share, without worker threads (the WAL
  * checkpointer, the decision log's writer).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { benchDataDir, load, startProcess } from './lib.ts';
+import { benchDataDir, cpuTimeUs, load, startProcess } from './lib.ts';
 import { freePort } from '../test/helpers/free-port.ts';
 
 const KEY = 'svc_live_bench00000000000000000001';
 const path = process.argv[2] ?? '/lookup/country?CountryCode=DE&params=language,flag,currency,timezone';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const RUNS = 3;
-const TICK_US = 1_000_000 / 100; // USER_HZ is 100 on Linux
 
 async function cpuPerRequest(url: string, pid: number, headers: Record<string, string>): Promise<number[]> {
-  const ticks = (): number => {
-    const fields = (readFileSync(process.env.MAIN_THREAD ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
+  const cpu = (): number => cpuTimeUs(pid, Boolean(process.env.MAIN_THREAD));
   await load(url, { connections: 10, duration: 2, headers });
   const out: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const before = ticks();
+    const before = cpu();
     const run = await load(url, { connections: 10, duration: SECONDS, headers });
-    out.push(((ticks() - before) * TICK_US) / run.total);
+    out.push((cpu() - before) / run.total);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, startCommand } from '../test/helpers/build.ts';
@@ -63,6 +63,15 @@ export async function startProcess(env: Record<string, string>, readyUrl: string
 export async function rested(): Promise<void> {
   const seconds = Number(process.env.BENCH_REST ?? 20);
   if (seconds > 0) await new Promise((r) => setTimeout(r, seconds * 1000));
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in µs, from /proc (Linux, ticks of USER_HZ 100): all its
+ * threads, or with `mainThread` its main thread only.
+ */
+export function cpuTimeUs(pid: number, mainThread = false): number {
+  const fields = (readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** The q-quantile of unsorted values. */

@@ -21,7 +21,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, COMPILED_SERVE, load, paced, rested, startProcess } from './lib.ts';
+import { benchDataDir, COMPILED_SERVE, cpuTimeUs, load, paced, rested, startProcess } from './lib.ts';
 import { transactionMaker } from './requests.ts';
 
 const KEY = 'svc_live_bench00000000000000000008';
@@ -32,16 +32,14 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 /** Shares of the payment's CPU for the burn route: "F" burns F of its serving CPU and F of its other threads' CPU; "Fm" only the serving share. */
 const FRACTIONS = (process.env.BENCH_FRACTIONS ?? '1,1m,0.75,0.5').split(',').filter((f) => f !== '');
 const OTHER = process.env.BENCH_OTHER;
-const TICK_US = 10_000; // USER_HZ 100
 
 /**
  * A process's main thread so far: its time on a CPU and its time runnable but waiting for one (µs, the scheduler's
- * own accounting, /proc/PID/task/PID/schedstat), and the CPU time of all its threads (user + system, ticks).
+ * own accounting, /proc/PID/task/PID/schedstat), and the CPU time of all its threads (µs).
  */
 function threadTimes(pid: number): { cpu: number; queued: number; process: number } {
   const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-  return { cpu: (run ?? 0) / 1000, queued: (wait ?? 0) / 1000, process: (Number(fields[11]) + Number(fields[12])) * TICK_US };
+  return { cpu: (run ?? 0) / 1000, queued: (wait ?? 0) / 1000, process: cpuTimeUs(pid) };
 }
 
 const transaction = transactionMaker(prng(23));
@@ -114,9 +112,9 @@ try {
   // Warm-up (JIT, page cache), then the burn route's cost: per request with nothing burnt, and per round burnt.
   await load(base, { requests: payRequests(), connections: 10, duration: 2 });
   if (other) await load(other.base, { requests: payRequests(), connections: 10, duration: 2 });
-  await load(bare, { requests: burnRequests(200_000), connections: 4, duration: 2 });
-  const empty = await measured(burnServer, bare, burnRequests(0));
   const probeRounds = 200_000;
+  await load(bare, { requests: burnRequests(probeRounds), connections: 4, duration: 2 });
+  const empty = await measured(burnServer, bare, burnRequests(0));
   const probeRun = await measured(burnServer, bare, burnRequests(probeRounds));
   let usPerRound = (probeRun.cpuUs - empty.cpuUs) / probeRounds;
   const lines = [

@@ -8,17 +8,16 @@
  * requests instead (the CPU per scoring at the paced p99 goal's rate, where fewer calls share each write).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { prng } from '../src/intel/text/train.ts';
 import { freePort } from '../test/helpers/free-port.ts';
-import { benchDataDir, quantile } from './lib.ts';
+import { benchDataDir, cpuTimeUs, quantile } from './lib.ts';
 import { transactionMaker } from './requests.ts';
 
 const KEY = 'svc_live_bench00000000000000000008';
 const [ROUNDS, PER_ROUND, IN_FLIGHT] = [Number(process.argv[2] ?? 6), Number(process.argv[3] ?? 1500), Number(process.argv[4] ?? 4)];
-const TICK_US = 10_000; // USER_HZ 100
 /** BENCH_RATE=R sends R requests a second (open loop, any number in flight) instead of IN_FLIGHT back to back. */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 
@@ -44,11 +43,6 @@ async function start(name: string, cwd: string): Promise<Server> {
   return { name, child, port, dir, agent: new Agent({ keepAlive: true, maxSockets: RATE > 0 ? 64 : IN_FLIGHT }), tx: 0, transaction: transactionMaker(prng(11)), main: [], all: [], ms: [] };
 }
 
-function ticks(pid: number, main: boolean): number {
-  const fields = (readFileSync(main ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 function post(s: Server, body: string): Promise<void> {
   return new Promise((done, fail) => {
     const req = request({ host: '127.0.0.1', port: s.port, path: '/scoring/payment', method: 'POST', agent: s.agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }, (res) => {
@@ -65,7 +59,7 @@ function post(s: Server, body: string): Promise<void> {
 async function round(s: Server, n: number): Promise<{ main: number; all: number; ms: number }> {
   const bodies = Array.from({ length: n }, () => JSON.stringify({ data: s.transaction(s.tx++) }));
   const pid = s.child.pid!;
-  const [m0, a0, t0] = [ticks(pid, true), ticks(pid, false), performance.now()];
+  const [m0, a0, t0] = [cpuTimeUs(pid, true), cpuTimeUs(pid), performance.now()];
   let next = 0;
   if (RATE > 0) {
     // Open loop: one request every 1/RATE s whatever is in flight, as the paced client of payment.ts sends.
@@ -84,7 +78,7 @@ async function round(s: Server, n: number): Promise<{ main: number; all: number;
   const ms = performance.now() - t0;
   // Let buffered writes of the round land in this round's figures.
   await new Promise((r) => setTimeout(r, 300));
-  return { main: ((ticks(pid, true) - m0) * TICK_US) / n, all: ((ticks(pid, false) - a0) * TICK_US) / n, ms: ms / n };
+  return { main: (cpuTimeUs(pid, true) - m0) / n, all: (cpuTimeUs(pid) - a0) / n, ms: ms / n };
 }
 
 const servers = [await start('this', resolve('.'))];
