@@ -6,17 +6,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { until } from '../helpers/until.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vigil-checkpoint-'));
 after(() => rmSync(root, { recursive: true, force: true }));
-
-const until = async (what: string, ok: () => boolean, ms = 5000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** One request-log row of about 4 KB (a long user id), in its own commit. */
 function logRow(store: SqliteStore, tag: string): Promise<void> {

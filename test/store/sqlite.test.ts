@@ -13,6 +13,7 @@ import { runEventsContract } from './events-contract.ts';
 import { runPolicyContract } from './policy-contract.ts';
 import { runLearningContract } from './learning-contract.ts';
 import type { NewScoring } from '../../src/store/learning-ports.ts';
+import { until } from '../helpers/until.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'vigil-sqlite-'));
 after(() => {
@@ -167,18 +168,13 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     }
   };
 
-  /** Waits until `done()` holds, up to 5 s (retries of a failed group come 1 s apart, so the first is seen alone). */
-  const eventually = async (done: () => boolean): Promise<void> => {
-    for (const deadline = Date.now() + 5000; !done() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
-  };
-
   it('another connection sees an added scoring once the group is written: after a few ms, at flush(), when 32 are held, at close()', async () => {
     const path = join(root, 'buffer', 'vigil.db');
     const store = new SqliteStore({ path });
     await store.migrate();
     await store.scorings.add(scoring('a', 0));
     assert.equal(rowsOf(path), 0, 'held back');
-    await eventually(() => rowsOf(path) === 1);
+    await until('the timer\'s write', () => rowsOf(path) === 1);
     assert.equal(rowsOf(path), 1, 'written by the timer');
     await store.scorings.add(scoring('a', 1));
     await store.scorings.flush();
@@ -202,8 +198,9 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     other.exec('BEGIN IMMEDIATE');
     await store.scorings.add(scoring('b', 0));
     await store.scorings.add(scoring('b', 1));
-    // The first try fails after the busy timeout (on the worker, once its thread has started: slower on a loaded machine).
-    await eventually(() => failures.length > 0);
+    // The first try fails after the busy timeout (on the worker, once its thread has started: slower on a loaded
+    // machine); the retry comes 1 s later, so the first failure is seen alone.
+    await until('the first failure report', () => failures.length > 0);
     assert.deepEqual(failures, [{ rows: 2, dropped: false }]);
     // A read that must see them fails as the write does, and keeps them too.
     await assert.rejects(store.scorings.velocity('b', [{ by: 'ip', hash: 'ip-1', since: '2026-01-01T00:00:00.000Z' }]), /locked|busy/i);
@@ -222,7 +219,7 @@ describe('SqliteStore: payment scorings written in groups (scoring-buffer.ts)', 
     await store.scorings.add(scoring('w', 0));
     assert.equal(rowsOf(path), 0, 'held back');
     // Written by the worker a few ms after its thread has started (which a loaded machine makes slower).
-    await eventually(() => rowsOf(path) === 1);
+    await until('the worker\'s write', () => rowsOf(path) === 1);
     assert.equal(rowsOf(path), 1, 'written by the worker after a few ms');
     for (let i = 1; i <= 32; i++) await store.scorings.add(scoring('w', i));
     await store.scorings.flush();
